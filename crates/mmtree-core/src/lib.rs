@@ -1,1 +1,48 @@
-//! mmtree-core.
+//! The game side of mmtree: codes, feedback, candidate sets, partitions, and the plain
+//! strategy-tree type.
+//!
+//! # Brief overview
+//!
+//! * [`Game`] is a validated [`GameSpec`] (pegs, colours, repetition, feedback kind).
+//! * [`CodeSpace`] enumerates its codes lexicographically, maps [`Code`] ↔ [`CodeIndex`],
+//!   and scores guesses fast ([`CodeSpace::count_parts`] is the hot loop of every valuation).
+//! * [`score_reference`] is the literal definition the fast paths are tested against.
+//! * [`CandidateSet`] is a bitset of codes; [`StrategyTree`] is the arena a builder fills
+//!   and a checker reads, with [`Stats`] (max, total, histogram).
+//!
+//! This crate knows nothing of valuations: choosing guesses is `mmtree-strategy`'s job.
+//!
+//! ```
+//! use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit, CodeIndex};
+//! let space = CodeSpace::new(Game::new(GameSpec::mastermind(4, 6))?, MemoryLimit(1 << 30))?;
+//! let mut counts = [0u32; mmtree_core::MAX_FEEDBACKS];
+//! // Partition table of the first guess 1122 (index 7): its largest part has 256 codes.
+//! space.count_parts(CodeIndex::from_index(7), &space.all_indices(), &mut counts);
+//! assert_eq!(counts.iter().max(), Some(&256));
+//! # Ok::<(), mmtree_core::GameError>(())
+//! ```
+#![deny(missing_docs)]
+
+mod candidates;
+mod code;
+mod error;
+mod feedback;
+mod game;
+mod memory;
+mod score;
+mod space;
+mod symmetry;
+#[cfg(feature = "test-util")]
+pub mod test_util;
+mod tree;
+
+pub use candidates::CandidateSet;
+pub use code::{Alphabet, Code, CodeIndex};
+pub use error::GameError;
+pub use feedback::{Feedback, FeedbackIndex, FeedbackScheme, MAX_FEEDBACKS};
+pub use game::{FeedbackKind, Game, GameSpec, Variant, MAX_COLOURS, MAX_PEGS};
+pub use memory::{format_bytes, MemoryLimit, BYTES_PER_CODE};
+pub use score::{score_reference, PackedCode};
+pub use space::{CodeSpace, Counts};
+pub use symmetry::first_guess_classes;
+pub use tree::{Edge, Node, NodeId, Stats, StrategyTree, Subtree, TreeShapeError};

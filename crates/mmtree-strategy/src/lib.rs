@@ -1,1 +1,28 @@
-//! mmtree-strategy.
+//! Choosing guesses: the one-step valuations, the guess rule, and the tree builder.
+//!
+//! # Brief overview
+//!
+//! * [`Valuation`] scores a guess from its partition table (minimax, expected size,
+//!   entropy, most parts), with exact ties.
+//! * [`GuessRule`] adds the switches: guess [`Pool`], [`Ties`] order, candidate preference,
+//!   a fixed first guess.
+//! * [`Solver`] applies a rule on a [`mmtree_core::CodeSpace`] and builds the complete
+//!   [`mmtree_core::StrategyTree`] by recursive partitioning, in parallel, deterministically.
+//!
+//! ```
+//! use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
+//! use mmtree_strategy::{GuessRule, Solver, Valuation};
+//! let space = CodeSpace::new(Game::new(GameSpec::mastermind(3, 3))?, MemoryLimit(1 << 30))?;
+//! let tree = Solver::new(&space, GuessRule::new(Valuation::MostParts)).build();
+//! assert_eq!(tree.stats().secrets, 27);
+//! # Ok::<(), mmtree_core::GameError>(())
+//! ```
+#![deny(missing_docs)]
+
+mod builder;
+mod rule;
+mod valuation;
+
+pub use builder::Solver;
+pub use rule::{GuessRule, Pool, Ties};
+pub use valuation::{Best, Valuation};

@@ -1,0 +1,2 @@
+pub mod solve;
+pub mod thesis;

@@ -1,0 +1,166 @@
+//! `mmtree thesis`: every [4,6] table of the thesis (spec.md §5), recomputed.
+//!
+//! The published figures (data/*.csv) are shown beside the computed ones in a `thesis`
+//! column so a reader sees the agreement; they are never used to compute anything.
+
+use std::io::Write;
+
+use anyhow::Result;
+use rayon::prelude::*;
+
+use mmtree_core::{
+    first_guess_classes, Alphabet, CodeIndex, CodeSpace, Game, GameSpec, MemoryLimit, Stats, MAX_FEEDBACKS,
+};
+use mmtree_io::{render_tables, Cell, Table};
+use mmtree_strategy::{GuessRule, Pool, Solver, Ties, Valuation};
+
+use crate::cli::ThesisArgs;
+use crate::config;
+
+const PUBLISHED_RESULTS: &str = include_str!("../../data/thesis_4_6.csv");
+const PUBLISHED_VALUATIONS: &str = include_str!("../../data/thesis_first_guess_valuations.csv");
+
+/// Data rows of a published CSV, split into fields.
+fn published(csv: &str) -> Vec<Vec<&str>> {
+    csv.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect()
+}
+
+/// "max / avg" as the thesis prints it for (valuation, pool, first guess), or "-".
+fn published_result(valuation: Valuation, pool: Pool, first: &str) -> String {
+    published(PUBLISHED_RESULTS)
+        .into_iter()
+        .find(|r| r.len() >= 8 && r[2] == valuation.name() && r[3] == pool.name() && r[5] == first)
+        .map_or_else(|| "-".to_string(), |r| format!("{} / {}", r[6], r[7]))
+}
+
+struct Run {
+    valuation: Valuation,
+    first: String,
+    stats: Stats,
+}
+
+fn run_rule(space: &CodeSpace, abc: &Alphabet, rule: GuessRule) -> Run {
+    let tree = Solver::new(space, rule).build();
+    let first = abc.format(&space.code(tree.first_guess().expect("a game has a first guess")));
+    Run { valuation: rule.valuation, first, stats: tree.stats() }
+}
+
+fn result_cells(run: &Run, pool: Pool) -> Vec<Cell> {
+    vec![
+        run.valuation.name().into(),
+        run.first.clone().into(),
+        run.stats.max.into(),
+        Cell::Float(run.stats.average(), 3),
+        run.stats.total.into(),
+        published_result(run.valuation, pool, &run.first).into(),
+    ]
+}
+
+pub fn tables() -> Result<Vec<Table>> {
+    let game = Game::new(GameSpec::mastermind(4, 6))?;
+    let mut space = CodeSpace::new(game, MemoryLimit(1 << 30))?;
+    space.build_table(1 << 30);
+    let abc = Alphabet::default();
+    let classes: Vec<CodeIndex> =
+        first_guess_classes(&game).iter().map(|c| space.index(c).expect("representative is a code")).collect();
+    let all = space.all_indices();
+
+    // Table 1: valuation of the first guesses.
+    let mut t1 = Table::new(
+        "Valuation of the first guesses on H(4,6)",
+        &["guess", "largest_part", "expected_size", "entropy", "parts", "thesis"],
+    );
+    let pub_vals = published(PUBLISHED_VALUATIONS);
+    for &g in &classes {
+        let mut counts = [0u32; MAX_FEEDBACKS];
+        space.count_parts(g, &all, &mut counts);
+        let total = all.len() as u32;
+        let name = abc.format(&space.code(g));
+        let thesis = pub_vals
+            .iter()
+            .find(|r| r.first() == Some(&name.as_str()) && r.len() >= 4)
+            .map_or_else(|| "-".to_string(), |r| format!("{} / {} / {}", r[1], r[2], r[3]));
+        t1.push(vec![
+            name.into(),
+            Cell::Int(Valuation::Minimax.value(&counts, total) as i128),
+            Cell::Float(Valuation::ExpectedSize.value(&counts, total), 2),
+            Cell::Float(Valuation::Entropy.value(&counts, total), 2),
+            Cell::Int(Valuation::MostParts.value(&counts, total) as i128),
+            thesis.into(),
+        ]);
+    }
+
+    // Every tree the remaining tables need, built in parallel.
+    let own_first: Vec<CodeIndex> =
+        Valuation::ALL.iter().map(|&v| Solver::new(&space, GuessRule::new(v)).choose(&all)).collect();
+    let largest_first: Vec<CodeIndex> = Valuation::ALL
+        .iter()
+        .map(|&v| Solver::new(&space, GuessRule { ties: Ties::Largest, ..GuessRule::new(v) }).choose(&all))
+        .collect();
+    let mut rules: Vec<GuessRule> = Vec::new();
+    for &v in &Valuation::ALL {
+        for &g in &classes {
+            rules.push(GuessRule { first_guess: Some(g), ..GuessRule::new(v) });
+        }
+    }
+    for (i, &v) in Valuation::ALL.iter().enumerate() {
+        rules.push(GuessRule { pool: Pool::Candidates, ..GuessRule::new(v) });
+        rules.push(GuessRule { first_guess: Some(largest_first[i]), ..GuessRule::new(v) });
+    }
+    let runs: Vec<Run> = rules.par_iter().map(|&r| run_rule(&space, &abc, r)).collect();
+    let (by_first, rest) = runs.split_at(Valuation::ALL.len() * classes.len());
+
+    let mut t2 = Table::new(
+        "Results by first guess, guesses from all codes",
+        &["valuation", "first_guess", "max", "average", "total", "thesis", "picked_by_itself"],
+    );
+    for (i, run) in by_first.iter().enumerate() {
+        let own = classes[i % classes.len()] == own_first[i / classes.len()];
+        let mut cells = result_cells(run, Pool::All);
+        cells.push(own.into());
+        t2.push(cells);
+    }
+    let mut t3 = Table::new(
+        "Guesses from the candidates only (each valuation's own first guess)",
+        &["valuation", "first_guess", "max", "average", "total", "thesis"],
+    );
+    let mut t4 = Table::new(
+        "First guess taken lexicographically largest, smallest-first afterwards",
+        &["valuation", "first_guess", "max", "average", "total", "thesis"],
+    );
+    for pair in rest.chunks(2) {
+        t3.push(result_cells(&pair[0], Pool::Candidates));
+        t4.push(result_cells(&pair[1], Pool::All));
+    }
+    let mut t5 = Table::new(
+        "Each valuation with the first guess it picks itself",
+        &["valuation", "first_guess", "max", "average", "total", "histogram", "consistent", "best_first_guess"],
+    );
+    for (vi, &v) in Valuation::ALL.iter().enumerate() {
+        let row = &by_first[vi * classes.len()..(vi + 1) * classes.len()];
+        let own =
+            &row[classes.iter().position(|&g| g == own_first[vi]).expect("own first guess is a class representative")];
+        let best = row.iter().min_by_key(|r| r.stats.total).expect("five first guesses");
+        t5.push(vec![
+            v.name().into(),
+            own.first.clone().into(),
+            own.stats.max.into(),
+            Cell::Float(own.stats.average(), 3),
+            own.stats.total.into(),
+            Cell::List(own.stats.histogram.clone()),
+            (own.stats.total <= best.stats.total).into(),
+            format!("{} ({})", best.first, best.stats.total).into(),
+        ]);
+    }
+    Ok(vec![t1, t2, t3, t4, t5])
+}
+
+pub fn run(args: &ThesisArgs, out: &mut dyn Write) -> Result<()> {
+    let tables = tables()?;
+    write!(out, "{}", render_tables(&tables, config::format(args.format)))?;
+    Ok(())
+}

@@ -1,0 +1,94 @@
+//! Stage two: raw flags resolved into validated game, rule and output objects.
+
+use anyhow::Result;
+
+use mmtree_core::{Alphabet, CodeSpace, FeedbackKind, Game, GameSpec, MemoryLimit, Variant};
+use mmtree_io::Format;
+use mmtree_strategy::{GuessRule, Pool, Ties, Valuation};
+
+use crate::cli::{FormatArg, GameArgs, PoolArg, RuleArgs, TiesArg, ValuationArg};
+
+/// Share of the memory limit the feedback table may take, capped so that giant tables are
+/// never built just because RAM is large.
+const TABLE_CAP: u64 = 2 << 30;
+
+/// A validated game with its alphabet and memory limit.
+pub struct GameConfig {
+    pub game: Game,
+    pub alphabet: Alphabet,
+    pub limit: MemoryLimit,
+}
+
+impl GameConfig {
+    pub fn resolve(args: &GameArgs) -> Result<GameConfig> {
+        let spec = GameSpec {
+            n: args.n,
+            k: args.k,
+            variant: if args.distinct { Variant::Distinct } else { Variant::Repetition },
+            feedback: if args.black_only { FeedbackKind::Black } else { FeedbackKind::BlackWhite },
+        };
+        let game = Game::new(spec)?;
+        let alphabet = match &args.symbols {
+            Some(s) => Alphabet::new(s)?,
+            None => Alphabet::default(),
+        };
+        if alphabet.len() < game.k() as usize {
+            return Err(crate::UsageError(format!(
+                "--symbols '{}' has {} symbols, the game needs k = {}",
+                alphabet.first(35),
+                alphabet.len(),
+                game.k()
+            ))
+            .into());
+        }
+        let limit = match &args.memory_limit {
+            Some(text) => MemoryLimit::parse(text).map_err(crate::UsageError)?,
+            None => MemoryLimit::machine_default(),
+        };
+        Ok(GameConfig { game, alphabet, limit })
+    }
+
+    /// The code space with its feedback table when that fits the limit.
+    pub fn space(&self) -> Result<CodeSpace> {
+        let mut space = CodeSpace::new(self.game, self.limit)?;
+        space.build_table((self.limit.0 / 2).min(TABLE_CAP));
+        Ok(space)
+    }
+}
+
+pub fn valuation(arg: ValuationArg) -> Valuation {
+    match arg {
+        ValuationArg::Minimax => Valuation::Minimax,
+        ValuationArg::ExpectedSize => Valuation::ExpectedSize,
+        ValuationArg::Entropy => Valuation::Entropy,
+        ValuationArg::MostParts => Valuation::MostParts,
+    }
+}
+
+pub fn format(arg: FormatArg) -> Format {
+    match arg {
+        FormatArg::Md => Format::Markdown,
+        FormatArg::Csv => Format::Csv,
+        FormatArg::Json => Format::Json,
+        FormatArg::Latex => Format::Latex,
+    }
+}
+
+/// The rule, with the first guess parsed and checked against the game.
+pub fn rule(args: &RuleArgs, config: &GameConfig, space: &CodeSpace) -> Result<GuessRule> {
+    let mut rule = GuessRule::new(valuation(args.valuation));
+    rule.pool = match args.pool {
+        PoolArg::All => Pool::All,
+        PoolArg::Candidates => Pool::Candidates,
+    };
+    rule.ties = match args.ties {
+        TiesArg::Smallest => Ties::Smallest,
+        TiesArg::Largest => Ties::Largest,
+    };
+    rule.prefer_candidates = !args.no_prefer_candidates;
+    if let Some(text) = &args.first {
+        let code = config.alphabet.parse(&config.game, text)?;
+        rule.first_guess = Some(space.index(&code).expect("a parsed code of the game has an index"));
+    }
+    Ok(rule)
+}

@@ -1,0 +1,90 @@
+//! The figures of one solved (game, rule): what `solve` prints and sweeps collect.
+
+use serde::Serialize;
+
+use mmtree_core::{Alphabet, CodeSpace, Game, StrategyTree};
+use mmtree_io::{Cell, Table};
+use mmtree_strategy::GuessRule;
+
+/// One result row. Its JSON keys are a contract (`solve --format json`): keep them as is.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct SolveReport {
+    pub n: u8,
+    pub k: u8,
+    pub variant: &'static str,
+    pub feedback: &'static str,
+    pub valuation: &'static str,
+    pub pool: &'static str,
+    pub ties: &'static str,
+    pub first_guess: String,
+    pub max: u32,
+    pub total: u64,
+    pub average: f64,
+    pub histogram: Vec<u64>,
+}
+
+impl SolveReport {
+    pub fn new(
+        game: &Game,
+        rule: &GuessRule,
+        tree: &StrategyTree,
+        space: &CodeSpace,
+        alphabet: &Alphabet,
+    ) -> SolveReport {
+        let stats = tree.stats();
+        SolveReport {
+            n: game.n(),
+            k: game.k(),
+            variant: game.variant().name(),
+            feedback: game.feedback_kind().name(),
+            valuation: rule.valuation.name(),
+            pool: rule.pool.name(),
+            ties: rule.ties.name(),
+            first_guess: tree.first_guess().map(|g| alphabet.format(&space.code(g))).unwrap_or_default(),
+            max: stats.max,
+            total: stats.total,
+            average: stats.average(),
+            histogram: stats.histogram,
+        }
+    }
+
+    pub const COLUMNS: [&'static str; 12] = [
+        "n",
+        "k",
+        "variant",
+        "feedback",
+        "valuation",
+        "pool",
+        "ties",
+        "first_guess",
+        "max",
+        "total",
+        "average",
+        "histogram",
+    ];
+
+    pub fn cells(&self) -> Vec<Cell> {
+        vec![
+            Cell::Int(self.n.into()),
+            Cell::Int(self.k.into()),
+            self.variant.into(),
+            self.feedback.into(),
+            self.valuation.into(),
+            self.pool.into(),
+            self.ties.into(),
+            self.first_guess.clone().into(),
+            self.max.into(),
+            self.total.into(),
+            Cell::Float(self.average, 3),
+            Cell::List(self.histogram.clone()),
+        ]
+    }
+
+    pub fn table(reports: &[SolveReport], title: &str) -> Table {
+        let mut t = Table::new(title, &SolveReport::COLUMNS);
+        for r in reports {
+            t.push(r.cells());
+        }
+        t
+    }
+}
