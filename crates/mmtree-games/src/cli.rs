@@ -201,7 +201,7 @@ fn run_subtraction(
         p_positions: p_positions(&values),
         periodicity: period_report(&values, proved, needed),
         values,
-        theorem: "g(n) depends only on the previous max(S) values",
+        theorem: "the window argument (g(n) depends only on the previous max(S) values)",
     };
     write_sequence(&report, format, out)
 }

@@ -185,7 +185,15 @@ fn tokenize(src: &str) -> Result<Vec<(Tok, usize)>, GamesError> {
                         }
                     }
                 }
-                toks.push((Tok::Id { text, quoted: true }, start_line));
+                // Drop the outer delimiters: `<<b>x</b>>` is the id `<b>x</b>`.
+                let inner = text[1..text.len() - 1].to_string();
+                toks.push((
+                    Tok::Id {
+                        text: inner,
+                        quoted: true,
+                    },
+                    start_line,
+                ));
             }
             c if c == '-' || c == '.' || c.is_ascii_digit() => {
                 let mut text = String::new();
