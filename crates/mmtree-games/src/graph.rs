@@ -188,6 +188,18 @@ impl GameGraph {
         }
     }
 
+    /// Compute the SG values and write the annotated DOT in one step
+    /// (see [`GameGraph::to_dot`]); a cycle is an error.
+    ///
+    /// ```
+    /// use mmtree_games::GameGraph;
+    /// let g = GameGraph::from_dot("digraph { a -> b; a -> c; b -> c }").unwrap();
+    /// assert!(g.annotated_dot().unwrap().contains(r#"label="a\nSG=2 N""#));
+    /// ```
+    pub fn annotated_dot(&self) -> Result<String, GamesError> {
+        Ok(self.to_dot(&self.sg_values()?))
+    }
+
     /// Write the graph as DOT with each position labelled by its id, its SG
     /// value and its outcome, e.g. `a\nSG=2 N`; P-positions are drawn as
     /// double circles. `values` must come from [`GameGraph::sg_values`].
