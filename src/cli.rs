@@ -22,6 +22,11 @@ pub enum Command {
     Solve(SolveArgs),
     /// Reproduce every [4,6] table of the thesis (spec.md §5).
     Thesis(ThesisArgs),
+    /// Impartial games: Sprague-Grundy values, Nim, octal games, game graphs.
+    Games {
+        #[command(subcommand)]
+        command: mmtree_games::GamesCommand,
+    },
 }
 
 #[derive(Args, Debug, Clone)]

@@ -62,6 +62,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Solve(args) => cmd::solve::run(args, cli.quiet, &mut out),
         Command::Thesis(args) => cmd::thesis::run(args, &mut out),
+        Command::Games { command } => mmtree_games::run(command, &mut out).map_err(anyhow::Error::from),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {
@@ -80,6 +81,6 @@ fn report(err: &anyhow::Error) -> ExitCode {
     }
     let message: Vec<String> = err.chain().map(|e| e.to_string()).collect();
     eprintln!("mmtree: {}", message.join(": "));
-    let usage = err.chain().any(|e| e.is::<UsageError>() || e.is::<mmtree_core::GameError>());
+    let usage = err.chain().any(|e| e.is::<UsageError>() || e.is::<mmtree_core::GameError>() || e.is::<mmtree_games::GamesError>());
     ExitCode::from(if usage { 2 } else { 1 })
 }
