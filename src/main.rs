@@ -81,6 +81,8 @@ fn report(err: &anyhow::Error) -> ExitCode {
     }
     let message: Vec<String> = err.chain().map(|e| e.to_string()).collect();
     eprintln!("mmtree: {}", message.join(": "));
-    let usage = err.chain().any(|e| e.is::<UsageError>() || e.is::<mmtree_core::GameError>() || e.is::<mmtree_games::GamesError>());
+    let usage = err
+        .chain()
+        .any(|e| e.is::<UsageError>() || e.is::<mmtree_core::GameError>() || e.is::<mmtree_games::GamesError>());
     ExitCode::from(if usage { 2 } else { 1 })
 }

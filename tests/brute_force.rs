@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 use num_bigint::BigUint;
 use rayon::prelude::*;
 
-use mmtree::core::{CodeIndex, CodeSpace, FeedbackKind, Game, GameSpec, MemoryLimit, Node, NodeId, StrategyTree, Variant};
+use mmtree::core::{
+    CodeIndex, CodeSpace, FeedbackKind, Game, GameSpec, MemoryLimit, Node, NodeId, StrategyTree, Variant,
+};
 use mmtree::strategy::{GuessRule, Pool, Solver, Ties, Valuation};
 
 type Code = Vec<u8>;
@@ -28,7 +30,8 @@ fn codes(n: u8, k: u8, distinct: bool) -> Vec<Code> {
 
 fn score(u: &Code, v: &Code, black_only: bool) -> (u8, u8) {
     let b = u.iter().zip(v).filter(|(x, y)| x == y).count() as u8;
-    let common: u8 = (0..35u8).map(|c| u.iter().filter(|&&x| x == c).count().min(v.iter().filter(|&&x| x == c).count()) as u8).sum();
+    let common: u8 =
+        (0..35u8).map(|c| u.iter().filter(|&&x| x == c).count().min(v.iter().filter(|&&x| x == c).count()) as u8).sum();
     if black_only {
         (b, 0)
     } else {
@@ -48,7 +51,9 @@ fn key(valuation: Valuation, parts: &[u64]) -> Key {
         Valuation::Minimax => Key::Int(*parts.iter().max().unwrap()),
         Valuation::ExpectedSize => Key::Int(parts.iter().map(|s| s * s).sum()),
         // Max entropy = min sum s log s = min prod s^s.
-        Valuation::Entropy => Key::Big(parts.iter().fold(BigUint::from(1u32), |acc, &s| acc * BigUint::from(s).pow(s as u32))),
+        Valuation::Entropy => {
+            Key::Big(parts.iter().fold(BigUint::from(1u32), |acc, &s| acc * BigUint::from(s).pow(s as u32)))
+        }
         Valuation::MostParts => Key::Int(u64::MAX - parts.len() as u64),
     }
 }
@@ -99,7 +104,13 @@ impl Reference<'_> {
     }
 
     /// For every secret, the guesses played until it is found (the last one is the secret).
-    fn paths(&self, cands: Vec<usize>, first: Option<usize>, prefix: &mut Vec<usize>, out: &mut BTreeMap<usize, Vec<usize>>) {
+    fn paths(
+        &self,
+        cands: Vec<usize>,
+        first: Option<usize>,
+        prefix: &mut Vec<usize>,
+        out: &mut BTreeMap<usize, Vec<usize>>,
+    ) {
         let guess = first.unwrap_or_else(|| self.choose(&cands));
         prefix.push(guess);
         for (fb, part) in self.parts(guess, &cands) {
@@ -183,9 +194,15 @@ fn solver_agrees_with_brute_force_on_every_game_up_to_256_codes() {
             let last = CodeIndex::from_index(space.len() as u32 - 1);
             let mut n_rules = 0;
             for rule in rules(last) {
-                let reference = Reference { codes: &all, black_only: spec.feedback == FeedbackKind::Black, n: spec.n, rule };
+                let reference =
+                    Reference { codes: &all, black_only: spec.feedback == FeedbackKind::Black, n: spec.n, rule };
                 let mut expected = BTreeMap::new();
-                reference.paths((0..all.len()).collect(), rule.first_guess.map(|c| c.get()), &mut Vec::new(), &mut expected);
+                reference.paths(
+                    (0..all.len()).collect(),
+                    rule.first_guess.map(|c| c.get()),
+                    &mut Vec::new(),
+                    &mut expected,
+                );
                 let tree = Solver::new(&space, rule).build();
                 assert_eq!(tree_paths(&tree), expected, "{game} under {rule:?}");
                 n_rules += 1;

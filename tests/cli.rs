@@ -68,7 +68,18 @@ mod solve {
         let v = json(&["-n", "4", "-k", "6", "--valuation", "minimax"]);
         let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
         let mut expected = vec![
-            "n", "k", "variant", "feedback", "valuation", "pool", "ties", "first_guess", "max", "total", "average", "histogram",
+            "n",
+            "k",
+            "variant",
+            "feedback",
+            "valuation",
+            "pool",
+            "ties",
+            "first_guess",
+            "max",
+            "total",
+            "average",
+            "histogram",
         ];
         expected.sort();
         let mut keys: Vec<&str> = keys.iter().map(|s| s.as_str()).collect();

@@ -89,7 +89,9 @@ fn largest_first_guesses_are_the_thesis_ones() {
     let space = space();
     let abc = Alphabet::default();
     let all = space.all_indices();
-    for (valuation, first) in [(Valuation::Minimax, "6655"), (Valuation::Entropy, "6543"), (Valuation::MostParts, "6654")] {
+    for (valuation, first) in
+        [(Valuation::Minimax, "6655"), (Valuation::Entropy, "6543"), (Valuation::MostParts, "6654")]
+    {
         let rule = GuessRule { ties: mmtree::strategy::Ties::Largest, ..GuessRule::new(valuation) };
         assert_eq!(abc.format(&space.code(Solver::new(&space, rule).choose(&all))), first);
     }

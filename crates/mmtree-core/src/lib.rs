@@ -44,5 +44,5 @@ pub use game::{FeedbackKind, Game, GameSpec, Variant, MAX_COLOURS, MAX_PEGS};
 pub use memory::{format_bytes, MemoryLimit, BYTES_PER_CODE};
 pub use score::{score_reference, PackedCode};
 pub use space::{CodeSpace, Counts};
-pub use symmetry::first_guess_classes;
+pub use symmetry::{first_guess_classes, Symmetry};
 pub use tree::{Edge, Node, NodeId, Stats, StrategyTree, Subtree, TreeShapeError};

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use crate::sg::certified_period;
 use crate::{
-    detect_period, misere_nim_outcome, misere_winning_moves, nim_outcome, nim_sum, octal_sg,
-    subtraction_sg, validate_moves, GameGraph, GamesError, Move, OctalGame, Outcome, Periodicity,
+    detect_period, misere_nim_outcome, misere_winning_moves, nim_outcome, nim_sum, octal_sg, subtraction_sg,
+    validate_moves, GameGraph, GamesError, Move, OctalGame, Outcome, Periodicity,
 };
 
 /// Largest `--up-to` accepted by `games subtraction`.
@@ -93,21 +93,9 @@ pub enum GamesCommand {
 /// ```
 pub fn run(cmd: &GamesCommand, out: &mut dyn Write) -> Result<(), GamesError> {
     match cmd {
-        GamesCommand::Subtraction {
-            moves,
-            up_to,
-            format,
-        } => run_subtraction(moves, *up_to, *format, out),
-        GamesCommand::Nim {
-            heaps,
-            misere,
-            format,
-        } => run_nim(heaps, *misere, *format, out),
-        GamesCommand::Octal {
-            code,
-            up_to,
-            format,
-        } => run_octal(code, *up_to, *format, out),
+        GamesCommand::Subtraction { moves, up_to, format } => run_subtraction(moves, *up_to, *format, out),
+        GamesCommand::Nim { heaps, misere, format } => run_nim(heaps, *misere, *format, out),
+        GamesCommand::Octal { code, up_to, format } => run_octal(code, *up_to, *format, out),
         GamesCommand::Graph { file, dot, format } => run_graph(file, *dot, *format, out),
     }
 }
@@ -168,29 +156,16 @@ fn period_report(
     })
 }
 
-fn run_subtraction(
-    moves: &[usize],
-    up_to: usize,
-    format: Format,
-    out: &mut dyn Write,
-) -> Result<(), GamesError> {
+fn run_subtraction(moves: &[usize], up_to: usize, format: Format, out: &mut dyn Write) -> Result<(), GamesError> {
     let moves = validate_moves(moves)?;
     if up_to > MAX_SUBTRACTION_UP_TO {
-        return Err(GamesError::TooLarge {
-            what: "--up-to",
-            value: up_to,
-            max: MAX_SUBTRACTION_UP_TO,
-        });
+        return Err(GamesError::TooLarge { what: "--up-to", value: up_to, max: MAX_SUBTRACTION_UP_TO });
     }
     let values = subtraction_sg(&moves, up_to);
     let k = moves.iter().copied().max().unwrap_or(0);
     let needed = |i: usize, p: usize| crate::sg::needed_without_splits(i, p, k);
     let proved = certified_period(&values, needed);
-    let list = moves
-        .iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let list = moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ");
     let report = SequenceReport {
         game: "subtraction",
         moves: Some(moves.clone()),
@@ -206,19 +181,10 @@ fn run_subtraction(
     write_sequence(&report, format, out)
 }
 
-fn run_octal(
-    code: &str,
-    up_to: usize,
-    format: Format,
-    out: &mut dyn Write,
-) -> Result<(), GamesError> {
+fn run_octal(code: &str, up_to: usize, format: Format, out: &mut dyn Write) -> Result<(), GamesError> {
     let game = OctalGame::parse(code)?;
     if up_to > MAX_OCTAL_UP_TO {
-        return Err(GamesError::TooLarge {
-            what: "--up-to",
-            value: up_to,
-            max: MAX_OCTAL_UP_TO,
-        });
+        return Err(GamesError::TooLarge { what: "--up-to", value: up_to, max: MAX_OCTAL_UP_TO });
     }
     let values = octal_sg(&game, up_to);
     let proved = crate::octal_periodicity(&game, &values);
@@ -251,19 +217,10 @@ fn run_octal(
 }
 
 fn p_positions(values: &[u32]) -> Vec<usize> {
-    values
-        .iter()
-        .enumerate()
-        .filter(|&(_, &g)| g == 0)
-        .map(|(n, _)| n)
-        .collect()
+    values.iter().enumerate().filter(|&(_, &g)| g == 0).map(|(n, _)| n).collect()
 }
 
-fn write_sequence(
-    r: &SequenceReport,
-    format: Format,
-    out: &mut dyn Write,
-) -> Result<(), GamesError> {
+fn write_sequence(r: &SequenceReport, format: Format, out: &mut dyn Write) -> Result<(), GamesError> {
     match format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut *out, r)?;
@@ -281,11 +238,7 @@ fn write_sequence(
                 Some(p) if (2..=24).contains(&p.period) => p.period,
                 _ => 10,
             };
-            writeln!(
-                out,
-                "Sprague-Grundy values g(n); the row labelled r holds n = r + 0, ..., r + {}.\n",
-                width - 1
-            )?;
+            writeln!(out, "Sprague-Grundy values g(n); the row labelled r holds n = r + 0, ..., r + {}.\n", width - 1)?;
             write!(out, "| n |")?;
             for c in 0..width {
                 write!(out, " +{c} |")?;
@@ -305,12 +258,7 @@ fn write_sequence(
                 }
                 writeln!(out)?;
             }
-            let ps = r
-                .p_positions
-                .iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join(", ");
+            let ps = r.p_positions.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
             writeln!(out, "\nP-positions (g = 0): {ps}\n")?;
             match &r.periodicity {
                 Some(p) => {
@@ -357,12 +305,7 @@ struct MoveReport {
 
 impl From<&Move> for MoveReport {
     fn from(m: &Move) -> Self {
-        MoveReport {
-            heap: m.heap + 1,
-            from: m.from,
-            to: m.to,
-            take: m.taken(),
-        }
+        MoveReport { heap: m.heap + 1, from: m.from, to: m.to, take: m.taken() }
     }
 }
 
@@ -375,12 +318,7 @@ struct NimReport {
     winning_moves: Vec<MoveReport>,
 }
 
-fn run_nim(
-    heaps: &[u64],
-    misere: bool,
-    format: Format,
-    out: &mut dyn Write,
-) -> Result<(), GamesError> {
+fn run_nim(heaps: &[u64], misere: bool, format: Format, out: &mut dyn Write) -> Result<(), GamesError> {
     let (outcome, moves) = if misere {
         (misere_nim_outcome(heaps), misere_winning_moves(heaps))
     } else {
@@ -393,11 +331,7 @@ fn run_nim(
         outcome,
         winning_moves: moves.iter().map(MoveReport::from).collect(),
     };
-    let heap_list = heaps
-        .iter()
-        .map(|h| h.to_string())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let heap_list = heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ");
     match format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut *out, &r)?;
@@ -420,16 +354,8 @@ fn run_nim(
                 "normal play: taking the last token wins"
             };
             writeln!(out, "## Nim {heap_list} ({rule})\n")?;
-            let xor = heaps
-                .iter()
-                .map(|h| h.to_string())
-                .collect::<Vec<_>>()
-                .join(" ⊕ ");
-            writeln!(
-                out,
-                "- nim-sum: {xor} = {} (binary {:b})",
-                r.nim_sum, r.nim_sum
-            )?;
+            let xor = heaps.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(" ⊕ ");
+            writeln!(out, "- nim-sum: {xor} = {} (binary {:b})", r.nim_sum, r.nim_sum)?;
             let who = match outcome {
                 Outcome::P => "P-position: the previous player wins; every move loses",
                 Outcome::N => "N-position: the player to move wins",
@@ -489,16 +415,8 @@ fn md_cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
-fn run_graph(
-    file: &PathBuf,
-    dot_only: bool,
-    format: Format,
-    out: &mut dyn Write,
-) -> Result<(), GamesError> {
-    let read_err = |source| GamesError::Read {
-        path: file.clone(),
-        source,
-    };
+fn run_graph(file: &PathBuf, dot_only: bool, format: Format, out: &mut dyn Write) -> Result<(), GamesError> {
+    let read_err = |source| GamesError::Read { path: file.clone(), source };
     let src = if file.as_os_str() == "-" {
         let mut s = String::new();
         std::io::stdin().read_to_string(&mut s).map_err(read_err)?;
@@ -527,11 +445,7 @@ fn run_graph(
             },
         })
         .collect();
-    let r = GraphReport {
-        name: game.name().map(str::to_string),
-        nodes,
-        dot,
-    };
+    let r = GraphReport { name: game.name().map(str::to_string), nodes, dot };
     match format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut *out, &r)?;
@@ -545,40 +459,19 @@ fn run_graph(
         }
         Format::Md => {
             let title = r.name.as_deref().unwrap_or("game graph");
-            writeln!(
-                out,
-                "## {} ({} positions, {} moves)\n",
-                md_cell(title),
-                g.node_count(),
-                g.edge_count()
-            )?;
+            writeln!(out, "## {} ({} positions, {} moves)\n", md_cell(title), g.node_count(), g.edge_count())?;
             writeln!(out, "| position | SG | outcome | moves to |")?;
             writeln!(out, "|---|---:|:---:|---|")?;
             for n in &r.nodes {
                 let moves = if n.moves.is_empty() {
                     "(terminal)".to_string()
                 } else {
-                    n.moves
-                        .iter()
-                        .map(|m| md_cell(m))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    n.moves.iter().map(|m| md_cell(m)).collect::<Vec<_>>().join(", ")
                 };
-                writeln!(
-                    out,
-                    "| {} | {} | {} | {} |",
-                    md_cell(&n.id),
-                    n.sg,
-                    n.outcome,
-                    moves
-                )?;
+                writeln!(out, "| {} | {} | {} | {} |", md_cell(&n.id), n.sg, n.outcome, moves)?;
             }
             let p = r.nodes.iter().filter(|n| n.outcome == Outcome::P).count();
-            writeln!(
-                out,
-                "\n{p} P-positions, {} N-positions.\n",
-                r.nodes.len() - p
-            )?;
+            writeln!(out, "\n{p} P-positions, {} N-positions.\n", r.nodes.len() - p)?;
             writeln!(out, "```dot\n{}```", r.dot)?;
         }
     }

@@ -46,10 +46,7 @@ fn describe(tok: Option<&Tok>) -> String {
 }
 
 fn err(line: usize, message: impl Into<String>) -> GamesError {
-    GamesError::Dot {
-        line,
-        message: message.into(),
-    }
+    GamesError::Dot { line, message: message.into() }
 }
 
 fn is_id_start(c: char) -> bool {
@@ -187,13 +184,7 @@ fn tokenize(src: &str) -> Result<Vec<(Tok, usize)>, GamesError> {
                 }
                 // Drop the outer delimiters: `<<b>x</b>>` is the id `<b>x</b>`.
                 let inner = text[1..text.len() - 1].to_string();
-                toks.push((
-                    Tok::Id {
-                        text: inner,
-                        quoted: true,
-                    },
-                    start_line,
-                ));
+                toks.push((Tok::Id { text: inner, quoted: true }, start_line));
             }
             c if c == '-' || c == '.' || c.is_ascii_digit() => {
                 let mut text = String::new();
@@ -215,18 +206,9 @@ fn tokenize(src: &str) -> Result<Vec<(Tok, usize)>, GamesError> {
                     return Err(err(line, format!("unexpected {text:?}")));
                 }
                 if chars.get(i).is_some_and(|&ch| is_id_start(ch)) {
-                    return Err(err(
-                        line,
-                        format!("identifier starting with a digit: quote it, e.g. \"{text}...\""),
-                    ));
+                    return Err(err(line, format!("identifier starting with a digit: quote it, e.g. \"{text}...\"")));
                 }
-                toks.push((
-                    Tok::Id {
-                        text,
-                        quoted: false,
-                    },
-                    line,
-                ));
+                toks.push((Tok::Id { text, quoted: false }, line));
             }
             c if is_id_start(c) => {
                 let mut text = String::new();
@@ -238,13 +220,7 @@ fn tokenize(src: &str) -> Result<Vec<(Tok, usize)>, GamesError> {
                         break;
                     }
                 }
-                toks.push((
-                    Tok::Id {
-                        text,
-                        quoted: false,
-                    },
-                    line,
-                ));
+                toks.push((Tok::Id { text, quoted: false }, line));
             }
             other => return Err(err(line, format!("unexpected character {other:?}"))),
         }
@@ -274,10 +250,7 @@ impl Parser {
     }
 
     fn line(&self) -> usize {
-        self.toks
-            .get(self.pos)
-            .map(|(_, l)| *l)
-            .unwrap_or(self.last_line)
+        self.toks.get(self.pos).map(|(_, l)| *l).unwrap_or(self.last_line)
     }
 
     fn expect(&mut self, want: Tok, what: &str) -> Result<(), GamesError> {
@@ -285,10 +258,7 @@ impl Parser {
             self.pos += 1;
             Ok(())
         } else {
-            Err(err(
-                self.line(),
-                format!("expected {what}, found {}", describe(self.peek())),
-            ))
+            Err(err(self.line(), format!("expected {what}, found {}", describe(self.peek()))))
         }
     }
 
@@ -303,10 +273,7 @@ impl Parser {
                 self.pos += 1;
                 Ok(text)
             }
-            other => Err(err(
-                self.line(),
-                format!("expected {what}, found {}", describe(other)),
-            )),
+            other => Err(err(self.line(), format!("expected {what}, found {}", describe(other)))),
         }
     }
 
@@ -327,10 +294,7 @@ impl Parser {
             ));
         }
         if !self.keyword("digraph") {
-            return Err(err(
-                self.line(),
-                format!("expected 'digraph', found {}", describe(self.peek())),
-            ));
+            return Err(err(self.line(), format!("expected 'digraph', found {}", describe(self.peek()))));
         }
         self.pos += 1;
         if let Some(Tok::Id { .. }) = self.peek() {
@@ -351,10 +315,7 @@ impl Parser {
         if self.peek().is_some() {
             return Err(err(
                 self.line(),
-                format!(
-                    "unexpected {} after the closing '}}' (one graph per file)",
-                    describe(self.peek())
-                ),
+                format!("unexpected {} after the closing '}}' (one graph per file)", describe(self.peek())),
             ));
         }
         Ok(())
@@ -413,10 +374,7 @@ impl Parser {
             if self.peek() != Some(&Tok::LBracket) {
                 return Err(err(
                     self.line(),
-                    format!(
-                        "expected '[' after an attribute statement, found {}",
-                        describe(self.peek())
-                    ),
+                    format!("expected '[' after an attribute statement, found {}", describe(self.peek())),
                 ));
             }
             return self.attr_lists();
@@ -439,12 +397,7 @@ impl Parser {
                     self.out.edges.push((prev, next.clone()));
                     prev = next;
                 }
-                Some(Tok::DashDash) => {
-                    return Err(err(
-                        self.line(),
-                        "undirected edge '--' in a digraph: use '->'",
-                    ))
-                }
+                Some(Tok::DashDash) => return Err(err(self.line(), "undirected edge '--' in a digraph: use '->'")),
                 _ => break,
             }
         }
@@ -460,13 +413,7 @@ impl Parser {
 pub(crate) fn parse(src: &str) -> Result<ParsedDot, GamesError> {
     let toks = tokenize(src)?;
     let last_line = toks.last().map(|(_, l)| *l).unwrap_or(1);
-    let mut p = Parser {
-        toks,
-        pos: 0,
-        last_line,
-        out: ParsedDot::default(),
-        seen: Default::default(),
-    };
+    let mut p = Parser { toks, pos: 0, last_line, out: ParsedDot::default(), seen: Default::default() };
     p.graph()?;
     Ok(p.out)
 }

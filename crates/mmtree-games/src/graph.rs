@@ -65,10 +65,7 @@ impl GameGraph {
     /// ```
     pub fn from_dot(src: &str) -> Result<GameGraph, GamesError> {
         let parsed = dot::parse(src)?;
-        let mut g = GameGraph {
-            name: parsed.name,
-            ..GameGraph::default()
-        };
+        let mut g = GameGraph { name: parsed.name, ..GameGraph::default() };
         for n in &parsed.nodes {
             g.add_position(n);
         }
@@ -123,11 +120,7 @@ impl GameGraph {
 
     /// Normal-play outcomes (P iff SG value 0), indexed like [`GameGraph::sg_values`].
     pub fn outcomes(&self) -> Result<Vec<Outcome>, GamesError> {
-        Ok(self
-            .sg_values()?
-            .into_iter()
-            .map(Outcome::from_sg)
-            .collect())
+        Ok(self.sg_values()?.into_iter().map(Outcome::from_sg).collect())
     }
 
     /// Build the error for a cyclic graph: find a strongly connected component
@@ -142,10 +135,7 @@ impl GameGraph {
             }
             let node = g[start].clone();
             if self_loop {
-                return GamesError::Cycle {
-                    cycle: format!("{node} -> {node}"),
-                    node,
-                };
+                return GamesError::Cycle { cycle: format!("{node} -> {node}"), node };
             }
             // Breadth-first search inside the component from `start` back to it.
             let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
@@ -175,17 +165,10 @@ impl GameGraph {
                 path.extend(back);
             }
             path.push(start);
-            let cycle = path
-                .iter()
-                .map(|&v| g[v].as_str())
-                .collect::<Vec<_>>()
-                .join(" -> ");
+            let cycle = path.iter().map(|&v| g[v].as_str()).collect::<Vec<_>>().join(" -> ");
             return GamesError::Cycle { node, cycle };
         }
-        GamesError::Cycle {
-            node: String::new(),
-            cycle: "unknown".into(),
-        }
+        GamesError::Cycle { node: String::new(), cycle: "unknown".into() }
     }
 
     /// Compute the SG values and write the annotated DOT in one step
@@ -240,12 +223,8 @@ impl GameGraph {
             }
         }
         for e in self.graph.edge_references() {
-            let _ = writeln!(
-                s,
-                "  {} -> {};",
-                dot::quote(&self.graph[e.source()]),
-                dot::quote(&self.graph[e.target()])
-            );
+            let _ =
+                writeln!(s, "  {} -> {};", dot::quote(&self.graph[e.source()]), dot::quote(&self.graph[e.target()]));
         }
         s.push_str("}\n");
         s

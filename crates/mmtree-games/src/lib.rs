@@ -53,8 +53,5 @@ pub use crate::{
     graph::GameGraph,
     nim::{misere_nim_outcome, misere_winning_moves, nim_outcome, nim_sum, winning_moves, Move},
     octal::{octal_periodicity, octal_sg, OctalGame},
-    sg::{
-        detect_period, mex, subtraction_periodicity, subtraction_sg, validate_moves, Outcome,
-        Periodicity,
-    },
+    sg::{detect_period, mex, subtraction_periodicity, subtraction_sg, validate_moves, Outcome, Periodicity},
 };

@@ -30,14 +30,7 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "heap {}: {} -> {} (take {})",
-            self.heap + 1,
-            self.from,
-            self.to,
-            self.taken()
-        )
+        write!(f, "heap {}: {} -> {} (take {})", self.heap + 1, self.from, self.to, self.taken())
     }
 }
 
@@ -90,11 +83,7 @@ pub fn winning_moves(heaps: &[u64]) -> Vec<Move> {
         .iter()
         .enumerate()
         .filter(|&(_, &h)| (h ^ s) < h)
-        .map(|(heap, &h)| Move {
-            heap,
-            from: h,
-            to: h ^ s,
-        })
+        .map(|(heap, &h)| Move { heap, from: h, to: h ^ s })
         .collect()
 }
 
@@ -151,11 +140,7 @@ pub fn misere_winning_moves(heaps: &[u64]) -> Vec<Move> {
         for t in targets {
             position[heap] = t;
             if misere_nim_outcome(&position) == Outcome::P {
-                moves.push(Move {
-                    heap,
-                    from: h,
-                    to: t,
-                });
+                moves.push(Move { heap, from: h, to: t });
             }
         }
         position[heap] = h;

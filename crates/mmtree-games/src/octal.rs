@@ -34,14 +34,9 @@ impl OctalGame {
     /// assert!(OctalGame::parse("kayles").is_err());
     /// ```
     pub fn parse(code: &str) -> Result<OctalGame, GamesError> {
-        let bad = |reason: &str| GamesError::InvalidOctal {
-            code: code.to_string(),
-            reason: reason.to_string(),
-        };
+        let bad = |reason: &str| GamesError::InvalidOctal { code: code.to_string(), reason: reason.to_string() };
         let trimmed = code.trim();
-        let (before, after) = trimmed
-            .split_once('.')
-            .ok_or_else(|| bad("expected the form d0.d1d2..., e.g. 0.77"))?;
+        let (before, after) = trimmed.split_once('.').ok_or_else(|| bad("expected the form d0.d1d2..., e.g. 0.77"))?;
         let d0 = match before {
             "" | "0" => 0,
             "4" => 4,

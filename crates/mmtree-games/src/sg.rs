@@ -76,10 +76,7 @@ pub(crate) struct MexScratch {
 
 impl MexScratch {
     pub(crate) fn new() -> Self {
-        MexScratch {
-            stamp: Vec::new(),
-            generation: 0,
-        }
+        MexScratch { stamp: Vec::new(), generation: 0 }
     }
 
     /// Start a new position.
@@ -100,10 +97,7 @@ impl MexScratch {
     }
 
     pub(crate) fn mex(&self) -> u32 {
-        self.stamp
-            .iter()
-            .position(|&s| s != self.generation)
-            .unwrap_or(self.stamp.len()) as u32
+        self.stamp.iter().position(|&s| s != self.generation).unwrap_or(self.stamp.len()) as u32
     }
 }
 
@@ -218,10 +212,7 @@ pub fn detect_period(seq: &[u32]) -> Option<Periodicity> {
             Some(b) => i + p < b.preperiod + b.period,
         };
         if better {
-            best = Some(Periodicity {
-                preperiod: i,
-                period: p,
-            });
+            best = Some(Periodicity { preperiod: i, period: p });
         }
     }
     best
@@ -229,17 +220,11 @@ pub fn detect_period(seq: &[u32]) -> Option<Periodicity> {
 
 /// The smallest period `p` (and its least preperiod) for which `needed(i, p)`
 /// values suffice to *prove* periodicity and are available in `seq`.
-pub(crate) fn certified_period(
-    seq: &[u32],
-    needed: impl Fn(usize, usize) -> usize,
-) -> Option<Periodicity> {
+pub(crate) fn certified_period(seq: &[u32], needed: impl Fn(usize, usize) -> usize) -> Option<Periodicity> {
     let len = seq.len();
     (1..=len / 2).find_map(|p| {
         let i = periodic_from(seq, p);
-        (needed(i, p) <= len).then_some(Periodicity {
-            preperiod: i,
-            period: p,
-        })
+        (needed(i, p) <= len).then_some(Periodicity { preperiod: i, period: p })
     })
 }
 

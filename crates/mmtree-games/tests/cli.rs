@@ -55,14 +55,8 @@ fn subtraction_in_all_formats() {
 
 #[test]
 fn subtraction_rejects_bad_move_sets() {
-    assert!(matches!(
-        output(&["subtraction"]),
-        Err(GamesError::EmptyMoveSet)
-    ));
-    assert!(matches!(
-        output(&["subtraction", "--moves", "0,1"]),
-        Err(GamesError::ZeroMove)
-    ));
+    assert!(matches!(output(&["subtraction"]), Err(GamesError::EmptyMoveSet)));
+    assert!(matches!(output(&["subtraction", "--moves", "0,1"]), Err(GamesError::ZeroMove)));
     assert!(matches!(
         output(&["subtraction", "--moves", "1", "--up-to", "100000000"]),
         Err(GamesError::TooLarge { .. })
@@ -76,10 +70,7 @@ fn nim_in_all_formats() {
     assert!(md.contains("N-position"));
     assert!(md.contains("| 3 | 9 | 2 | 7 |"), "{md}");
     let csv = output(&["nim", "1", "2", "3", "--format", "csv"]).unwrap();
-    assert_eq!(
-        csv,
-        "heaps,rule,nim_sum,outcome,heap,from,to,take\n1 2 3,normal,0,P,,,,\n"
-    );
+    assert_eq!(csv, "heaps,rule,nim_sum,outcome,heap,from,to,take\n1 2 3,normal,0,P,,,,\n");
     let j = json(&["nim", "3", "5", "7", "--format", "json"]);
     assert_eq!(j["nim_sum"], 1);
     assert_eq!(j["outcome"], "N");
@@ -93,10 +84,7 @@ fn nim_misere() {
     assert_eq!(j["outcome"], "P");
     let j = json(&["nim", "1", "1", "3", "--misere", "--format", "json"]);
     assert_eq!(j["outcome"], "N");
-    assert_eq!(
-        j["winning_moves"],
-        serde_json::json!([{"heap": 3, "from": 3, "to": 1, "take": 2}])
-    );
+    assert_eq!(j["winning_moves"], serde_json::json!([{"heap": 3, "from": 3, "to": 1, "take": 2}]));
     let md = output(&["nim", "2", "2", "--misere"]).unwrap();
     assert!(md.contains("misère"), "{md}");
     assert!(md.contains("P-position"), "{md}");
@@ -106,14 +94,8 @@ fn nim_misere() {
 fn octal_kayles_and_dawson() {
     let md = output(&["octal", "0.77", "--up-to", "200"]).unwrap();
     assert!(md.contains("Octal game 0.77 (Kayles)"), "{md}");
-    assert!(
-        md.contains("period 12 from n = 71 (last exceptional value at n = 70); proved"),
-        "{md}"
-    );
-    assert!(
-        md.contains("| 72 | 4 | 1 | 2 | 8 | 1 | 4 | 7 | 2 | 1 | 8 | 2 | 7 |"),
-        "{md}"
-    );
+    assert!(md.contains("period 12 from n = 71 (last exceptional value at n = 70); proved"), "{md}");
+    assert!(md.contains("| 72 | 4 | 1 | 2 | 8 | 1 | 4 | 7 | 2 | 1 | 8 | 2 | 7 |"), "{md}");
     // Too short to prove: reported as observed, with the --up-to that would prove it.
     let md = output(&["octal", "0.77", "--up-to", "100"]).unwrap();
     assert!(md.contains("observed in the computed range only"), "{md}");
@@ -124,10 +106,7 @@ fn octal_kayles_and_dawson() {
     assert_eq!(j["periodicity"]["last_exception"], 52);
     assert_eq!(j["periodicity"]["proved"], true);
     let csv = output(&["octal", "0.77", "--up-to", "5", "--format", "csv"]).unwrap();
-    assert_eq!(
-        csv,
-        "n,sg,outcome\n0,0,P\n1,1,N\n2,2,N\n3,3,N\n4,1,N\n5,4,N\n"
-    );
+    assert_eq!(csv, "n,sg,outcome\n0,0,P\n1,1,N\n2,2,N\n3,3,N\n4,1,N\n5,4,N\n");
 }
 
 #[test]
@@ -140,10 +119,7 @@ fn octal_rejects_malformed_codes() {
             other => panic!("{bad}: {other:?}"),
         }
     }
-    assert!(matches!(
-        output(&["octal", "0.77", "--up-to", "1000000"]),
-        Err(GamesError::TooLarge { .. })
-    ));
+    assert!(matches!(output(&["octal", "0.77", "--up-to", "1000000"]), Err(GamesError::TooLarge { .. })));
 }
 
 #[test]

@@ -29,19 +29,7 @@ fn parses_the_supported_dot_subset() {
     let g = GameGraph::from_dot(src).unwrap();
     assert_eq!(g.name(), Some("My game"));
     let ids: Vec<&str> = g.graph().node_weights().map(String::as_str).collect();
-    assert_eq!(
-        ids,
-        [
-            "start",
-            "pos 1",
-            "end",
-            "pos \"2\"",
-            "lonely",
-            "n1",
-            "-2.5",
-            "<b>html</b>"
-        ]
-    );
+    assert_eq!(ids, ["start", "pos 1", "end", "pos \"2\"", "lonely", "n1", "-2.5", "<b>html</b>"]);
     assert_eq!(g.graph().edge_count(), 6);
     assert_eq!(sg_of(&g, "end"), 0);
     assert_eq!(sg_of(&g, "pos 1"), 1);
@@ -87,10 +75,7 @@ fn dot_round_trip_keeps_game_and_values() {
     let out = g.to_dot(&values);
     assert!(out.starts_with("digraph \"G\" {"));
     assert!(out.contains(r#""a" [label="a\nSG=2 N"];"#), "{out}");
-    assert!(
-        out.contains(r#""c" [label="c\nSG=0 P", shape=doublecircle];"#),
-        "{out}"
-    );
+    assert!(out.contains(r#""c" [label="c\nSG=0 P", shape=doublecircle];"#), "{out}");
     let back = GameGraph::from_dot(&out).unwrap();
     assert_eq!(back.name(), Some("G"));
     let nodes = |g: &GameGraph| -> Vec<String> { g.graph().node_weights().cloned().collect() };
@@ -122,11 +107,7 @@ fn cycle_is_an_error_naming_a_node_on_it() {
             let parts: Vec<&str> = cycle.split(" -> ").collect();
             assert_eq!(parts.len(), 4, "{cycle}");
             assert_eq!(parts.first(), parts.last());
-            let msg = GamesError::Cycle {
-                node: node.clone(),
-                cycle: cycle.clone(),
-            }
-            .to_string();
+            let msg = GamesError::Cycle { node: node.clone(), cycle: cycle.clone() }.to_string();
             assert!(msg.contains("cycle") && !msg.contains('\n'), "{msg}");
         }
         other => panic!("expected a cycle error, got {other:?}"),

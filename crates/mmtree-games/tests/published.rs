@@ -4,9 +4,8 @@
 use std::collections::HashMap;
 
 use mmtree_games::{
-    detect_period, mex, misere_nim_outcome, misere_winning_moves, nim_outcome, nim_sum,
-    octal_periodicity, octal_sg, subtraction_periodicity, subtraction_sg, winning_moves, Move,
-    OctalGame, Outcome, Periodicity,
+    detect_period, mex, misere_nim_outcome, misere_winning_moves, nim_outcome, nim_sum, octal_periodicity, octal_sg,
+    subtraction_periodicity, subtraction_sg, winning_moves, Move, OctalGame, Outcome, Periodicity,
 };
 
 /// OEIS A002186, "Sprague-Grundy values for the game of Kayles (octal games
@@ -14,10 +13,9 @@ use mmtree_games::{
 /// (references: Guy & Smith 1956; Winning Ways p. 91). Reference data, not
 /// output of this crate.
 const OEIS_A002186: [u32; 105] = [
-    0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2,
-    1, 8, 6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8,
-    1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7,
-    4, 1, 2, 8, 1, 4, 7, 2, 1,
+    0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5, 4, 7, 2, 1, 8, 6, 7, 4, 1,
+    2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8,
+    1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1,
 ];
 
 /// OEIS A002187, "Sprague-Grundy values for Dawson's Chess (octal game
@@ -25,10 +23,10 @@ const OEIS_A002186: [u32; 105] = [
 /// (Dawson's Kayles) has values a(n-1)". Its formula: "Has period 34 with the
 /// only exceptions at n=0, 14, 16, 17, 31, 34 and 51". Reference data.
 const OEIS_A002187: [u32; 120] = [
-    0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2,
-    7, 4, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4,
-    5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1,
-    0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 9,
+    0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2, 7, 4, 0, 1, 1, 2,
+    0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1,
+    0, 3, 3, 2, 2, 4, 4, 5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2,
+    2, 4, 4, 5, 5, 9,
 ];
 
 // ---------------------------------------------------------------------------
@@ -44,13 +42,7 @@ fn subtraction_123_is_x_mod_4_up_to_30() {
     // The lecture's opening game with 21 stones: P-positions are the multiples of 4.
     assert_eq!(Outcome::from_sg(g[21]), Outcome::N);
     assert_eq!(Outcome::from_sg(g[20]), Outcome::P);
-    assert_eq!(
-        subtraction_periodicity(&[1, 2, 3], &g),
-        Some(Periodicity {
-            preperiod: 0,
-            period: 4
-        })
-    );
+    assert_eq!(subtraction_periodicity(&[1, 2, 3], &g), Some(Periodicity { preperiod: 0, period: 4 }));
 }
 
 #[test]
@@ -118,22 +110,14 @@ fn brute_outcome(heaps: &[u64], misere: bool, memo: &mut HashMap<Vec<u64>, Outco
     o
 }
 
-fn brute_winning_moves(
-    heaps: &[u64],
-    misere: bool,
-    memo: &mut HashMap<Vec<u64>, Outcome>,
-) -> Vec<Move> {
+fn brute_winning_moves(heaps: &[u64], misere: bool, memo: &mut HashMap<Vec<u64>, Outcome>) -> Vec<Move> {
     let mut moves = Vec::new();
     let mut next = heaps.to_vec();
     for i in 0..heaps.len() {
         for t in 0..heaps[i] {
             next[i] = t;
             if brute_outcome(&next, misere, memo) == Outcome::P {
-                moves.push(Move {
-                    heap: i,
-                    from: heaps[i],
-                    to: t,
-                });
+                moves.push(Move { heap: i, from: heaps[i], to: t });
             }
         }
         next[i] = heaps[i];
@@ -185,14 +169,7 @@ fn lecture_nim_examples() {
     assert_eq!(nim_sum(&[16, 27, 32]), 43);
     // Classic 5, 7, 9: nim-sum 11, the only winning move is 9 -> 2.
     assert_eq!(nim_sum(&[5, 7, 9]), 11);
-    assert_eq!(
-        winning_moves(&[5, 7, 9]),
-        vec![Move {
-            heap: 2,
-            from: 9,
-            to: 2
-        }]
-    );
+    assert_eq!(winning_moves(&[5, 7, 9]), vec![Move { heap: 2, from: 9, to: 2 }]);
 }
 
 #[test]
@@ -215,11 +192,8 @@ fn odd_number_of_winning_moves_exhaustive() {
 #[test]
 fn misere_nim_matches_brute_force() {
     let mut memo = HashMap::new();
-    for pos in all_positions(3, 6)
-        .into_iter()
-        .chain(all_positions(4, 3))
-        .chain(all_positions(1, 9))
-        .chain(all_positions(2, 8))
+    for pos in
+        all_positions(3, 6).into_iter().chain(all_positions(4, 3)).chain(all_positions(1, 9)).chain(all_positions(2, 8))
     {
         let brute = brute_outcome(&pos, true, &mut memo);
         assert_eq!(misere_nim_outcome(&pos), brute, "{pos:?}");
@@ -330,13 +304,7 @@ fn kayles_period_12_after_last_exception_at_70() {
     let kayles = OctalGame::parse("0.77").unwrap();
     let g = octal_sg(&kayles, 200);
     let p = octal_periodicity(&kayles, &g).expect("period proved within 200 terms");
-    assert_eq!(
-        p,
-        Periodicity {
-            preperiod: 71,
-            period: 12
-        }
-    );
+    assert_eq!(p, Periodicity { preperiod: 71, period: 12 });
     assert_eq!(p.last_exception(), Some(70));
     assert_ne!(g[70], g[82]);
     // The periodic row 4 1 2 8 1 4 7 2 1 8 2 7 for n ≡ 0..11 (mod 12).
@@ -346,10 +314,7 @@ fn kayles_period_12_after_last_exception_at_70() {
     }
     // The OEIS list of exceptions: n where g(n) differs from the periodic row.
     let exceptions: Vec<usize> = (0..=70).filter(|&n| g[n] != row[n % 12]).collect();
-    assert_eq!(
-        exceptions,
-        vec![0, 3, 6, 9, 11, 15, 18, 21, 22, 28, 34, 39, 57, 70]
-    );
+    assert_eq!(exceptions, vec![0, 3, 6, 9, 11, 15, 18, 21, 22, 28, 34, 39, 57, 70]);
     // The observed period agrees.
     assert_eq!(detect_period(&g), Some(p));
 }
@@ -369,13 +334,7 @@ fn dawsons_kayles_matches_oeis_and_brute_force() {
     }
     // Period 34; A002187's last exception at 51 is n = 52 for 0.07.
     let p = octal_periodicity(&dawson, &g).expect("period proved within 400 terms");
-    assert_eq!(
-        p,
-        Periodicity {
-            preperiod: 53,
-            period: 34
-        }
-    );
+    assert_eq!(p, Periodicity { preperiod: 53, period: 34 });
     assert_eq!(p.last_exception(), Some(52));
 }
 
@@ -385,9 +344,7 @@ fn octal_codes_parse_and_reject() {
         assert!(OctalGame::parse(ok).is_ok(), "{ok}");
     }
     assert_eq!(OctalGame::parse("0.770").unwrap().to_string(), "0.77");
-    for bad in [
-        "", "77", "0.", "0.78", "1.07", "2.7", "0.7a", "x.77", "0..7",
-    ] {
+    for bad in ["", "77", "0.", "0.78", "1.07", "2.7", "0.7a", "x.77", "0..7"] {
         assert!(OctalGame::parse(bad).is_err(), "{bad:?}");
     }
 }
@@ -400,9 +357,6 @@ fn nim_is_not_periodic_but_subtraction_sets_are() {
     assert_eq!(g, subtraction_sg(&[1, 2, 3, 4], 50));
     assert_eq!(
         octal_periodicity(&OctalGame::parse("0.3333").unwrap(), &g),
-        Some(Periodicity {
-            preperiod: 0,
-            period: 5
-        })
+        Some(Periodicity { preperiod: 0, period: 5 })
     );
 }

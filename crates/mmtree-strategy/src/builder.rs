@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 
 use rayon::prelude::*;
 
-use mmtree_core::{CodeIndex, CodeSpace, Counts, StrategyTree, Subtree, MAX_FEEDBACKS};
+use mmtree_core::{CodeIndex, CodeSpace, Counts, StrategyTree, Subtree, Symmetry, MAX_FEEDBACKS};
 
 use crate::rule::{GuessRule, Pool, Ties};
 use crate::valuation::Valuation;
@@ -31,6 +31,7 @@ pub struct Solver<'s> {
     space: &'s CodeSpace,
     rule: GuessRule,
     progress: Option<&'s (dyn Fn(u64) + Sync)>,
+    symmetry: bool,
 }
 
 /// The best guess found in a scan: its position in priority order, key and partition table.
@@ -44,7 +45,14 @@ struct Candidate {
 impl<'s> Solver<'s> {
     /// A solver for one rule on one code space.
     pub fn new(space: &'s CodeSpace, rule: GuessRule) -> Solver<'s> {
-        Solver { space, rule, progress: None }
+        Solver { space, rule, progress: None, symmetry: true }
+    }
+
+    /// Scores every guess of the pool instead of one per symmetry class (same result,
+    /// slower; for testing the reduction).
+    pub fn without_symmetry(mut self) -> Solver<'s> {
+        self.symmetry = false;
+        self
     }
 
     /// Reports each batch of secrets settled, for progress bars.
@@ -60,12 +68,21 @@ impl<'s> Solver<'s> {
 
     /// The tree for every secret of the game.
     pub fn build(&self) -> StrategyTree {
-        let root = self.subtree(self.space.all_indices(), self.rule.first_guess);
+        let symmetry = self.root_symmetry();
+        let root = self.subtree(self.space.all_indices(), self.rule.first_guess, &symmetry);
         StrategyTree::from_subtree(*self.space.game(), root)
     }
 
-    fn subtree(&self, candidates: Vec<CodeIndex>, fixed: Option<CodeIndex>) -> Subtree {
-        let guess = fixed.unwrap_or_else(|| self.choose(&candidates));
+    fn root_symmetry(&self) -> Symmetry {
+        if self.symmetry {
+            Symmetry::root(self.space.game())
+        } else {
+            Symmetry::trivial(self.space.game())
+        }
+    }
+
+    fn subtree(&self, candidates: Vec<CodeIndex>, fixed: Option<CodeIndex>, symmetry: &Symmetry) -> Subtree {
+        let guess = fixed.unwrap_or_else(|| self.choose_with(&candidates, symmetry));
         let parts = self.space.split(guess, &candidates);
         let m = candidates.len();
         drop(candidates);
@@ -74,6 +91,7 @@ impl<'s> Solver<'s> {
             "BUG: guess {guess:?} does not split a set of {m} candidates"
         );
         let win = self.space.scheme().win();
+        let symmetry = if self.symmetry { symmetry.after(&self.space.code(guess)) } else { symmetry.clone() };
         let child = |(feedback, part): (mmtree_core::FeedbackIndex, Vec<CodeIndex>)| {
             if feedback == win {
                 if let Some(report) = self.progress {
@@ -81,7 +99,7 @@ impl<'s> Solver<'s> {
                 }
                 (feedback, Subtree::Leaf(guess))
             } else {
-                (feedback, self.subtree(part, None))
+                (feedback, self.subtree(part, None, &symmetry))
             }
         };
         let children = if m >= PARALLEL_CHILDREN {
@@ -98,12 +116,32 @@ impl<'s> Solver<'s> {
     /// tie order) and a later guess replaces the best only when strictly better, so the first
     /// best guess in that order is exactly the thesis's choice. The scan stops at a guess whose
     /// partition is as good as any partition of `|K|` codes into the game's feedbacks can be.
+    ///
+    /// Without the history, only colours absent from every candidate are treated as
+    /// interchangeable; [`Solver::choose_after`] uses the history's symmetries too.
     pub fn choose(&self, candidates: &[CodeIndex]) -> CodeIndex {
+        self.choose_with(candidates, &Symmetry::trivial(self.space.game()))
+    }
+
+    /// The guess the rule plays after the guesses `history`, whose answers left `candidates`.
+    pub fn choose_after(&self, history: &[CodeIndex], candidates: &[CodeIndex]) -> CodeIndex {
+        let mut symmetry = self.root_symmetry();
+        if self.symmetry {
+            for &g in history {
+                symmetry = symmetry.after(&self.space.code(g));
+            }
+        }
+        self.choose_with(candidates, &symmetry)
+    }
+
+    fn choose_with(&self, candidates: &[CodeIndex], symmetry: &Symmetry) -> CodeIndex {
         assert!(!candidates.is_empty(), "BUG: choose on an empty candidate set");
         if candidates.len() == 1 {
             return candidates[0];
         }
         let order = self.priority_order(candidates);
+        let filter =
+            Filter { symmetry, absent: self.absent_colours(candidates), largest: self.rule.ties == Ties::Largest };
         let ideal = ideal_partition(candidates.len(), self.space.scheme().len());
         let valuation = self.rule.valuation;
         let best = if order.len() * candidates.len() >= PARALLEL_SCAN_WORK {
@@ -116,7 +154,7 @@ impl<'s> Solver<'s> {
                     if ideal_chunk.load(AtomicOrdering::Relaxed) < i {
                         return None;
                     }
-                    let (best, reached) = self.scan(guesses, i * chunk, candidates, &ideal);
+                    let (best, reached) = self.scan(guesses, i * chunk, candidates, &ideal, &filter);
                     if reached {
                         ideal_chunk.fetch_min(i, AtomicOrdering::Relaxed);
                     }
@@ -124,7 +162,7 @@ impl<'s> Solver<'s> {
                 })
                 .reduce_with(|a, b| better(valuation, a, b))
         } else {
-            self.scan(&order, 0, candidates, &ideal).0
+            self.scan(&order, 0, candidates, &ideal, &filter).0
         };
         let best = best.expect("BUG: a non-empty pool yields a best guess");
         order[best.position]
@@ -138,6 +176,7 @@ impl<'s> Solver<'s> {
         offset: usize,
         candidates: &[CodeIndex],
         ideal: &Counts,
+        filter: &Filter,
     ) -> (Option<Candidate>, bool) {
         let valuation = self.rule.valuation;
         let f = self.space.scheme().len();
@@ -145,6 +184,9 @@ impl<'s> Solver<'s> {
         let mut best: Option<Candidate> = None;
         let mut counts: Counts = [0; MAX_FEEDBACKS];
         for (i, &g) in guesses.iter().enumerate() {
+            if !filter.symmetry.is_representative(&self.space.code(g), filter.absent, filter.largest) {
+                continue;
+            }
             counts[..f].fill(0);
             self.space.count_parts(g, candidates, &mut counts);
             let key = valuation.key(&counts[..f]);
@@ -160,6 +202,21 @@ impl<'s> Solver<'s> {
             }
         }
         (best, false)
+    }
+
+    /// Colours no candidate contains, as a bitmask.
+    fn absent_colours(&self, candidates: &[CodeIndex]) -> u64 {
+        let all = (1u64 << self.space.game().k()) - 1;
+        let mut present = 0u64;
+        for &c in candidates {
+            for &p in self.space.code(c).pegs() {
+                present |= 1 << p;
+            }
+            if present == all {
+                break;
+            }
+        }
+        all & !present
     }
 
     /// The guesses of the pool in the order the tie rule ranks equally valued guesses.
@@ -193,6 +250,13 @@ impl<'s> Solver<'s> {
         }
         order
     }
+}
+
+/// Which guesses are scored: one per symmetry class (see [`Symmetry::is_representative`]).
+struct Filter<'a> {
+    symmetry: &'a Symmetry,
+    absent: u64,
+    largest: bool,
 }
 
 /// Exact comparison of two scanned guesses (`Less`: the first is better).
