@@ -62,6 +62,11 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Solve(args) => cmd::solve::run(args, cli.quiet, &mut out),
         Command::Thesis(args) => cmd::thesis::run(args, &mut out),
+        Command::Stats(args) => cmd::stats::run(args, &mut out),
+        Command::Verify(args) => cmd::verify::run(args, &mut out),
+        Command::Trace(args) => cmd::trace::run(args, &mut out),
+        Command::Dot(args) => cmd::dot::run(args, &mut out),
+        Command::Export(args) => cmd::export::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {
@@ -80,6 +85,10 @@ fn report(err: &anyhow::Error) -> ExitCode {
     }
     let message: Vec<String> = err.chain().map(|e| e.to_string()).collect();
     eprintln!("mmtree: {}", message.join(": "));
-    let usage = err.chain().any(|e| e.is::<UsageError>() || e.is::<mmtree_core::GameError>());
+    let usage = err.chain().any(|e| {
+        e.is::<UsageError>()
+            || e.is::<mmtree_core::GameError>()
+            || e.downcast_ref::<mmtree_io::TreeFileError>().is_some_and(|e| e.is_bad_input())
+    });
     ExitCode::from(if usage { 2 } else { 1 })
 }
