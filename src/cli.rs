@@ -203,7 +203,7 @@ pub struct DotArgs {
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub max_set: usize,
     /// Run Graphviz `dot` to render the drawing (needs -o).
-    #[arg(long, value_enum, requires = "output")]
+    #[arg(long, value_enum)]
     pub render: Option<RenderArg>,
     /// Output file (default: DOT to standard output).
     #[arg(short = 'o', long = "output", value_name = "FILE")]

@@ -51,8 +51,10 @@ impl SolveReport {
     /// The row of a tree file, from its header's recorded figures (nothing recomputed).
     pub fn from_file(file: &TreeFile, space: &CodeSpace, alphabet: &Alphabet) -> anyhow::Result<SolveReport> {
         let h = &file.header;
-        let unknown = |what: &str, name: &str| crate::UsageError(format!("unknown {what} '{name}' recorded in the file"));
-        let valuation = Valuation::from_name(&h.rule.valuation).ok_or_else(|| unknown("valuation", &h.rule.valuation))?;
+        let unknown =
+            |what: &str, name: &str| crate::UsageError(format!("unknown {what} '{name}' recorded in the file"));
+        let valuation =
+            Valuation::from_name(&h.rule.valuation).ok_or_else(|| unknown("valuation", &h.rule.valuation))?;
         let pool = [Pool::All, Pool::Candidates]
             .into_iter()
             .find(|p| p.name() == h.rule.pool)

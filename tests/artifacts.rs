@@ -34,7 +34,16 @@ fn p(path: &Path) -> &str {
 fn save(dir: &Path, n: u8, k: u8) -> PathBuf {
     let path = dir.join(format!("m{n}{k}.mmt"));
     let out = mmtree(&[
-        "solve", "-n", &n.to_string(), "-k", &k.to_string(), "--valuation", "minimax", "-o", p(&path), "--self-check",
+        "solve",
+        "-n",
+        &n.to_string(),
+        "-k",
+        &k.to_string(),
+        "--valuation",
+        "minimax",
+        "-o",
+        p(&path),
+        "--self-check",
         "--quiet",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -62,7 +71,10 @@ fn stats_reads_the_same_figures_and_keys_as_solve() {
     let b: serde_json::Value = serde_json::from_str(&stdout(&stats)).unwrap();
     assert_eq!(a, b);
     // Knuth 1977.
-    assert_eq!((b["max"].as_u64(), b["total"].as_u64(), b["first_guess"].as_str()), (Some(5), Some(5801), Some("1122")));
+    assert_eq!(
+        (b["max"].as_u64(), b["total"].as_u64(), b["first_guess"].as_str()),
+        (Some(5), Some(5801), Some("1122"))
+    );
     let keys: Vec<&String> = b.as_object().unwrap().keys().collect();
     assert_eq!(keys.len(), 12);
     let md = mmtree(&["stats", p(&path)]);

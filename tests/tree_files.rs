@@ -126,7 +126,10 @@ fn duplicated_leaf_is_refused() {
         kids.push(last);
     });
     let err = verify(&bad, LIMIT).unwrap_err();
-    assert!(matches!(&err, VerifyError::Children { path, found, .. } if path == "root" && found.ends_with("(4,0):1 (4,0):1")), "{err}");
+    assert!(
+        matches!(&err, VerifyError::Children { path, found, .. } if path == "root" && found.ends_with("(4,0):1 (4,0):1")),
+        "{err}"
+    );
     // A leaf replaced by another secret's leaf (found twice overall) is caught where it lies.
     let bad = edited(&file, |root| {
         children(root).last_mut().unwrap().1 = Subtree::Leaf(code(&space, "1111"));

@@ -10,6 +10,9 @@ use mmtree_io::{strategy_graph, to_dot, DotOptions};
 use crate::cli::{DotArgs, RenderArg};
 
 pub fn run(args: &DotArgs, out: &mut dyn Write) -> Result<()> {
+    if args.render.is_some() && args.output.is_none() {
+        bail!(crate::UsageError("--render needs an output file: add -o FILE".into()));
+    }
     if let Some(path) = &args.output {
         super::tree_file::check_output_dir(path)?;
     }
@@ -48,7 +51,10 @@ fn render(text: &str, kind: RenderArg) -> Result<Vec<u8>> {
     let input = text.to_string();
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let output = child.wait_with_output().context("Graphviz `dot` failed")?;
-    writer.join().map_err(|_| anyhow!("writing to Graphviz `dot` panicked"))?.context("cannot write to Graphviz `dot`")?;
+    writer
+        .join()
+        .map_err(|_| anyhow!("writing to Graphviz `dot` panicked"))?
+        .context("cannot write to Graphviz `dot`")?;
     if !output.status.success() {
         let err = String::from_utf8_lossy(&output.stderr);
         bail!("Graphviz `dot` failed ({}): {}", output.status, err.lines().next().unwrap_or("no message"));

@@ -17,7 +17,12 @@ pub fn run(args: &StatsArgs, out: &mut dyn Write) -> Result<()> {
 }
 
 /// Prints one report row as `solve` does.
-pub fn print_report(report: &SolveReport, title: &str, format: crate::cli::FormatArg, out: &mut dyn Write) -> Result<()> {
+pub fn print_report(
+    report: &SolveReport,
+    title: &str,
+    format: crate::cli::FormatArg,
+    out: &mut dyn Write,
+) -> Result<()> {
     match config::format(format) {
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(report)?)?,
         format => write!(out, "{}", SolveReport::table(std::slice::from_ref(report), title).render(format))?,

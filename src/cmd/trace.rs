@@ -25,7 +25,8 @@ struct Round {
 pub fn run(args: &TraceArgs, out: &mut dyn Write) -> Result<()> {
     let (rounds, title, space, alphabet) = match &args.file {
         Some(path) => {
-            let game_flags = args.n.is_some() || args.k.is_some() || args.distinct || args.black_only || args.symbols.is_some();
+            let game_flags =
+                args.n.is_some() || args.k.is_some() || args.distinct || args.black_only || args.symbols.is_some();
             let rule = &args.rule;
             let rule_flags = rule.valuation != ValuationArg::Minimax
                 || rule.pool != crate::cli::PoolArg::All
@@ -38,7 +39,8 @@ pub fn run(args: &TraceArgs, out: &mut dyn Write) -> Result<()> {
             let loaded = super::tree_file::load(path, args.memory_limit.as_deref())?;
             let secret = parse_secret(&loaded.space, &loaded.alphabet, &args.secret)?;
             let rounds = from_tree(&loaded.file.tree, &loaded.space, secret, path)?;
-            let title = format!("{} {} ({})", loaded.file.tree.game(), loaded.file.header.rule.valuation, path.display());
+            let title =
+                format!("{} {} ({})", loaded.file.tree.game(), loaded.file.header.rule.valuation, path.display());
             (rounds, title, loaded.space, loaded.alphabet)
         }
         None => {

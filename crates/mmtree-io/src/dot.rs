@@ -134,9 +134,7 @@ pub fn strategy_graph(
     }
 
     let mut graph = DiGraph::new();
-    // (tree node, its candidates, drawn parent and edge label)
-    let mut stack: Vec<(NodeId, Vec<CodeIndex>, Option<(NodeIndex, DotEdge)>)> =
-        vec![(tree.root(), space.all_indices(), None)];
+    let mut stack: Vec<Pending> = vec![(tree.root(), space.all_indices(), None)];
     while let Some((id, cands, parent)) = stack.pop() {
         let node = *tree.node(id);
         let cut = options.max_depth.is_some_and(|d| depth[id.0 as usize] > d);
@@ -176,6 +174,9 @@ pub fn strategy_graph(
     }
     graph
 }
+
+/// A tree node still to draw: its candidates, and the drawn parent with the edge label.
+type Pending = (NodeId, Vec<CodeIndex>, Option<(NodeIndex, DotEdge)>);
 
 /// The DOT text of a drawing: states as boxes, found secrets doubly outlined, cut subtrees
 /// dashed.

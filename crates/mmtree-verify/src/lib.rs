@@ -41,8 +41,8 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use mmtree_core::{
-    score_reference, Alphabet, Code, CodeIndex, CodeSpace, FeedbackIndex, FeedbackScheme, Game, GameError,
-    MemoryLimit, Node, NodeId, Stats,
+    score_reference, Alphabet, Code, CodeIndex, CodeSpace, FeedbackIndex, FeedbackScheme, Game, GameError, MemoryLimit,
+    Node, NodeId, Stats,
 };
 use mmtree_io::{FormatError, TreeFile};
 
@@ -265,7 +265,8 @@ impl Checker<'_> {
                 let mut expected = String::new();
                 for (f, p) in parts.iter().enumerate().filter(|(_, p)| !p.is_empty()) {
                     let sep = if expected.is_empty() { "" } else { " " };
-                    let _ = write!(expected, "{sep}{}:{}", self.feedback_name(FeedbackIndex::from_index(f as u8)), p.len());
+                    let _ =
+                        write!(expected, "{sep}{}:{}", self.feedback_name(FeedbackIndex::from_index(f as u8)), p.len());
                 }
                 let mut found = String::new();
                 for e in edges {
