@@ -27,6 +27,16 @@ pub enum Command {
         #[command(subcommand)]
         command: mmtree_games::GamesCommand,
     },
+    /// Print the figures recorded in a tree file (same keys as `solve`), without recomputing.
+    Stats(StatsArgs),
+    /// Check, independently of the builder, that a tree file is a strategy tree of its game.
+    Verify(VerifyArgs),
+    /// Play one game: guess, feedback and candidates left per round.
+    Trace(TraceArgs),
+    /// Draw a tree file as Graphviz DOT (optionally rendered to SVG or PNG).
+    Dot(DotArgs),
+    /// Write a tree file as nested JSON (schema in the README).
+    Export(ExportArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -109,6 +119,12 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "md")]
     pub format: FormatArg,
+    /// Save the complete tree to this file (`.mmt`, written atomically).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Check the encoded tree with the independent verifier before reporting.
+    #[arg(long)]
+    pub self_check: bool,
 }
 
 #[derive(Args, Debug)]
@@ -116,4 +132,109 @@ pub struct ThesisArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "md")]
     pub format: FormatArg,
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    /// A tree file written by `solve -o`.
+    #[arg(value_name = "FILE")]
+    pub file: std::path::PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: FormatArg,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// A tree file written by `solve -o`.
+    #[arg(value_name = "FILE")]
+    pub file: std::path::PathBuf,
+    /// Output format of the figures.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: FormatArg,
+    /// Refuse games whose estimated memory exceeds this (e.g. 8G; default 3/4 of RAM).
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct TraceArgs {
+    /// A tree file; without it, give the game (-n, -k) and rule flags.
+    #[arg(value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+    /// The secret to play against, e.g. 5463.
+    #[arg(long, value_name = "CODE")]
+    pub secret: String,
+    /// Pegs (without FILE).
+    #[arg(short = 'n', long = "pegs", value_name = "N")]
+    pub n: Option<u8>,
+    /// Colours (without FILE).
+    #[arg(short = 'k', long = "colours", value_name = "K")]
+    pub k: Option<u8>,
+    /// No repeated symbols (without FILE).
+    #[arg(long)]
+    pub distinct: bool,
+    /// Black-peg feedback only (without FILE).
+    #[arg(long)]
+    pub black_only: bool,
+    /// Symbols used to write colours 1..k (without FILE).
+    #[arg(long, value_name = "ALPHABET")]
+    pub symbols: Option<String>,
+    /// Refuse games whose estimated memory exceeds this (e.g. 8G; default 3/4 of RAM).
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
+    #[command(flatten)]
+    pub rule: RuleArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: FormatArg,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RenderArg {
+    Svg,
+    Png,
+}
+
+#[derive(Args, Debug)]
+pub struct DotArgs {
+    /// A tree file written by `solve -o`.
+    #[arg(value_name = "FILE")]
+    pub file: std::path::PathBuf,
+    /// Draw states down to this depth (root = 0); deeper subtrees become summary nodes.
+    #[arg(long, value_name = "D")]
+    pub max_depth: Option<u32>,
+    /// Write candidate sets of at most this many codes in full, else their size.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub max_set: usize,
+    /// Run Graphviz `dot` to render the drawing (needs -o).
+    #[arg(long, value_enum)]
+    pub render: Option<RenderArg>,
+    /// Output file (default: DOT to standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Refuse games whose estimated memory exceeds this (e.g. 8G; default 3/4 of RAM).
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormatArg {
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// A tree file written by `solve -o`.
+    #[arg(value_name = "FILE")]
+    pub file: std::path::PathBuf,
+    /// Interchange format.
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: ExportFormatArg,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Refuse games whose estimated memory exceeds this (e.g. 8G; default 3/4 of RAM).
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
 }

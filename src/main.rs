@@ -63,6 +63,11 @@ fn main() -> ExitCode {
         Command::Solve(args) => cmd::solve::run(args, cli.quiet, &mut out),
         Command::Thesis(args) => cmd::thesis::run(args, &mut out),
         Command::Games { command } => mmtree_games::run(command, &mut out).map_err(anyhow::Error::from),
+        Command::Stats(args) => cmd::stats::run(args, &mut out),
+        Command::Verify(args) => cmd::verify::run(args, &mut out),
+        Command::Trace(args) => cmd::trace::run(args, &mut out),
+        Command::Dot(args) => cmd::dot::run(args, &mut out),
+        Command::Export(args) => cmd::export::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {
@@ -81,8 +86,11 @@ fn report(err: &anyhow::Error) -> ExitCode {
     }
     let message: Vec<String> = err.chain().map(|e| e.to_string()).collect();
     eprintln!("mmtree: {}", message.join(": "));
-    let usage = err
-        .chain()
-        .any(|e| e.is::<UsageError>() || e.is::<mmtree_core::GameError>() || e.is::<mmtree_games::GamesError>());
+    let usage = err.chain().any(|e| {
+        e.is::<UsageError>()
+            || e.is::<mmtree_core::GameError>()
+            || e.is::<mmtree_games::GamesError>()
+            || e.downcast_ref::<mmtree_io::TreeFileError>().is_some_and(|e| e.is_bad_input())
+    });
     ExitCode::from(if usage { 2 } else { 1 })
 }

@@ -3,8 +3,8 @@
 use serde::Serialize;
 
 use mmtree_core::{Alphabet, CodeSpace, Game, StrategyTree};
-use mmtree_io::{Cell, Table};
-use mmtree_strategy::GuessRule;
+use mmtree_io::{Cell, Table, TreeFile};
+use mmtree_strategy::{GuessRule, Pool, Ties, Valuation};
 
 /// One result row. Its JSON keys are a contract (`solve --format json`): keep them as is.
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -46,6 +46,43 @@ impl SolveReport {
             average: stats.average(),
             histogram: stats.histogram,
         }
+    }
+
+    /// The row of a tree file, from its header's recorded figures (nothing recomputed).
+    pub fn from_file(file: &TreeFile, space: &CodeSpace, alphabet: &Alphabet) -> anyhow::Result<SolveReport> {
+        let h = &file.header;
+        let unknown =
+            |what: &str, name: &str| crate::UsageError(format!("unknown {what} '{name}' recorded in the file"));
+        let valuation =
+            Valuation::from_name(&h.rule.valuation).ok_or_else(|| unknown("valuation", &h.rule.valuation))?;
+        let pool = [Pool::All, Pool::Candidates]
+            .into_iter()
+            .find(|p| p.name() == h.rule.pool)
+            .ok_or_else(|| unknown("pool", &h.rule.pool))?;
+        let ties = [Ties::Smallest, Ties::Largest]
+            .into_iter()
+            .find(|t| t.name() == h.rule.ties)
+            .ok_or_else(|| unknown("tie order", &h.rule.ties))?;
+        let game = file.tree.game();
+        Ok(SolveReport {
+            n: game.n(),
+            k: game.k(),
+            variant: game.variant().name(),
+            feedback: game.feedback_kind().name(),
+            valuation: valuation.name(),
+            pool: pool.name(),
+            ties: ties.name(),
+            first_guess: file
+                .tree
+                .first_guess()
+                .and_then(|g| space.try_code(g.index()))
+                .map(|c| alphabet.format(&c))
+                .unwrap_or_default(),
+            max: h.stats.max,
+            total: h.stats.total,
+            average: h.stats.average(),
+            histogram: h.stats.histogram.clone(),
+        })
     }
 
     pub const COLUMNS: [&'static str; 12] = [

@@ -1,6 +1,9 @@
-//! Getting results out of mmtree: tables (Markdown, CSV, JSON, LaTeX) and atomic file writes.
+//! Getting results out of mmtree: tables (Markdown, CSV, JSON, LaTeX), atomic file writes,
+//! `.mmt` tree files ([`TreeFile`]), Graphviz drawings ([`strategy_graph`], [`to_dot`]) and
+//! nested JSON ([`tree_json`]).
 //!
-//! This crate knows the tree type of `mmtree-core` but not how trees are built.
+//! This crate knows the tree type of `mmtree-core` but not how trees are built: the rule is
+//! stored as plain data ([`RuleInfo`]).
 //!
 //! ```
 //! use mmtree_io::{render_tables, Cell, Format, Table};
@@ -11,7 +14,13 @@
 #![deny(missing_docs)]
 
 mod atomic;
+mod dot;
+mod export;
 mod table;
+mod tree_file;
 
 pub use atomic::write_atomic;
+pub use dot::{strategy_graph, to_dot, DotEdge, DotNode, DotOptions};
+pub use export::{tree_json, ExportError, MAX_JSON_DEPTH};
 pub use table::{render_tables, Cell, Format, Table};
+pub use tree_file::{fnv1a64, FormatError, RuleInfo, TreeFile, TreeFileError, TreeHeader, FORMAT_VERSION, MAGIC};

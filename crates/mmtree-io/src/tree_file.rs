@@ -1,0 +1,456 @@
+//! The `.mmt` tree file: a header naming the game and the rule, a compact bincode body, and a
+//! checksum.
+//!
+//! # Layout (format version 1)
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic [`MAGIC`] `MMTREE\0\x1a` |
+//! | 4 | format version, `u32` little endian ([`FORMAT_VERSION`]) |
+//! | 8 | body length `L`, `u64` little endian |
+//! | `L` | body: bincode 2 (standard config, varint integers) of the [`TreeHeader`], then the node count (`u64`), then the nodes in preorder |
+//! | 8 | FNV-1a 64 of every byte before it, `u64` little endian |
+//!
+//! A node is either `Guess { guess, candidates, feedbacks }` (its children follow in
+//! preorder, one per listed feedback) or `Leaf { secret }`. Edges and child positions are
+//! implied by the preorder, which halves the size of the arena form. Any arrangement of
+//! values can be stored, so a checker (`mmtree-verify`) still has something to check.
+//!
+//! Reading never trusts a length: the body length must match the file, every bincode read is
+//! bounded by `with_limit`, and node vectors grow only as nodes are actually decoded.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use mmtree_core::{CodeIndex, Edge, FeedbackIndex, Game, GameError, GameSpec, Node, NodeId, Stats, StrategyTree};
+use mmtree_core::{TreeShapeError, MAX_FEEDBACKS};
+
+use crate::atomic::write_atomic;
+
+/// The first 8 bytes of every tree file.
+pub const MAGIC: [u8; 8] = *b"MMTREE\0\x1a";
+/// The format version this build writes and the newest it reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+const PREFIX: usize = 8 + 4 + 8;
+const CHECKSUM: usize = 8;
+/// Most bytes one header may occupy when decoded.
+const HEADER_LIMIT: usize = 1 << 16;
+/// Most bytes one node may occupy when decoded (a guess lists at most `MAX_FEEDBACKS` edges).
+const NODE_LIMIT: usize = 64 + MAX_FEEDBACKS;
+
+/// The rule that built a tree, as plain data (io does not know the builder's types).
+///
+/// ```
+/// let rule = mmtree_io::RuleInfo::new("minimax", "all", "smallest", true, None);
+/// assert_eq!(rule.valuation, "minimax");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleInfo {
+    /// Valuation name, e.g. `minimax`.
+    pub valuation: String,
+    /// Guess pool, `all` or `candidates`.
+    pub pool: String,
+    /// Tie order, `smallest` or `largest`.
+    pub ties: String,
+    /// Whether candidates are preferred among equally good guesses.
+    pub prefer_candidates: bool,
+    /// The fixed first guess as written (e.g. `1122`), if the rule had one.
+    pub first_guess: Option<String>,
+}
+
+impl RuleInfo {
+    /// All fields at once.
+    pub fn new(
+        valuation: &str,
+        pool: &str,
+        ties: &str,
+        prefer_candidates: bool,
+        first_guess: Option<String>,
+    ) -> RuleInfo {
+        RuleInfo {
+            valuation: valuation.to_string(),
+            pool: pool.to_string(),
+            ties: ties.to_string(),
+            prefer_candidates,
+            first_guess,
+        }
+    }
+}
+
+/// What a tree file says about its tree: the game, how codes are written, the rule and the
+/// recorded figures (so `stats` needs no recomputation and `verify` has claims to check).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TreeHeader {
+    /// The game (validated again on reading).
+    pub game: GameSpec,
+    /// The symbols of colours `1..k` (e.g. `123456`).
+    pub symbols: String,
+    /// The rule that built the tree.
+    pub rule: RuleInfo,
+    /// The recorded figures.
+    pub stats: Stats,
+}
+
+/// A tree with its header: what a `.mmt` file holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeFile {
+    /// Game, rule, figures.
+    pub header: TreeHeader,
+    /// The tree (its game equals the header's).
+    pub tree: StrategyTree,
+}
+
+/// Why bytes are not a readable tree file.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FormatError {
+    /// Fewer bytes than the layout needs.
+    #[error("truncated: {len} bytes, expected {expected}")]
+    Truncated {
+        /// Actual length.
+        len: u64,
+        /// Length the prefix announces (or the minimum).
+        expected: u64,
+    },
+    /// More bytes than the layout announces.
+    #[error("{extra} unexpected bytes after the checksum")]
+    Trailing {
+        /// Surplus bytes.
+        extra: u64,
+    },
+    /// Not an mmtree tree file at all.
+    #[error("not an mmtree tree file (wrong magic bytes)")]
+    Magic,
+    /// Written by a newer (or unknown) version.
+    #[error("format version {found} is not supported (this mmtree reads version {supported}); upgrade mmtree")]
+    Version {
+        /// Version in the file.
+        found: u32,
+        /// Newest supported.
+        supported: u32,
+    },
+    /// The bytes were changed after writing.
+    #[error("checksum mismatch (stored {stored:016x}, computed {computed:016x}): the file is corrupt")]
+    Checksum {
+        /// Stored.
+        stored: u64,
+        /// Computed.
+        computed: u64,
+    },
+    /// The body does not decode.
+    #[error("corrupt body: {0}")]
+    Body(String),
+    /// The header names an impossible game.
+    #[error("invalid game in header")]
+    Game(#[source] GameError),
+    /// The nodes do not form a tree.
+    #[error("the nodes do not form a tree")]
+    Shape(#[source] TreeShapeError),
+}
+
+/// A tree file that could not be read or written, naming the file.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum TreeFileError {
+    /// The file could not be read.
+    #[error("cannot read '{path}'")]
+    Read {
+        /// File.
+        path: PathBuf,
+        /// Cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file could not be written.
+    #[error("cannot write '{path}'")]
+    Write {
+        /// File.
+        path: PathBuf,
+        /// Cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file's contents are not a tree file.
+    #[error("'{path}' is not a valid tree file")]
+    Format {
+        /// File.
+        path: PathBuf,
+        /// What is wrong.
+        #[source]
+        source: FormatError,
+    },
+}
+
+impl TreeFileError {
+    /// True when the user gave a bad file (exit code 2), false for a failure to write.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, TreeFileError::Write { .. })
+    }
+}
+
+/// One node in the stored preorder.
+#[derive(Serialize, Deserialize)]
+enum WireNode {
+    Guess { guess: u32, candidates: u32, feedbacks: Vec<u8> },
+    Leaf { secret: u32 },
+}
+
+/// FNV-1a, 64 bits: every single-byte change alters it (each step is a bijection).
+///
+/// ```
+/// assert_eq!(mmtree_io::fnv1a64(b""), 0xcbf29ce484222325);
+/// assert_eq!(mmtree_io::fnv1a64(b"a"), 0xaf63dc4c8601ec8c);
+/// ```
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn body_error(e: impl std::fmt::Display) -> FormatError {
+    FormatError::Body(e.to_string())
+}
+
+impl TreeFile {
+    /// Pairs a tree with its header, recording the tree's figures.
+    pub fn new(tree: StrategyTree, symbols: String, rule: RuleInfo) -> TreeFile {
+        let header = TreeHeader { game: tree.game().spec(), symbols, rule, stats: tree.stats() };
+        TreeFile { header, tree }
+    }
+
+    /// The complete file contents.
+    ///
+    /// ```
+    /// use mmtree_core::{CodeIndex, FeedbackIndex, Game, GameSpec, StrategyTree, Subtree};
+    /// use mmtree_io::{RuleInfo, TreeFile};
+    /// let game = Game::new(GameSpec::mastermind(1, 2))?;
+    /// let (c, f) = (CodeIndex::from_index, FeedbackIndex::from_index);
+    /// let tree = StrategyTree::from_subtree(game, Subtree::Guess {
+    ///     guess: c(0),
+    ///     candidates: 2,
+    ///     children: vec![
+    ///         (f(0), Subtree::Guess { guess: c(1), candidates: 1, children: vec![(f(1), Subtree::Leaf(c(1)))] }),
+    ///         (f(1), Subtree::Leaf(c(0))),
+    ///     ],
+    /// });
+    /// let file = TreeFile::new(tree, "12".into(), RuleInfo::new("minimax", "all", "smallest", true, None));
+    /// let bytes = file.to_bytes();
+    /// assert_eq!(TreeFile::from_bytes(&bytes).unwrap(), file);
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let config = bincode::config::standard();
+        let mut body = bincode::serde::encode_to_vec(&self.header, config).expect("BUG: header encodes");
+        let nodes = self.tree.nodes();
+        body.extend(bincode::serde::encode_to_vec(nodes.len() as u64, config).expect("BUG: count encodes"));
+        for (i, node) in nodes.iter().enumerate() {
+            let wire = match *node {
+                Node::Guess { guess, candidates, .. } => WireNode::Guess {
+                    guess: guess.index(),
+                    candidates,
+                    feedbacks: self.tree.children(NodeId(i as u32)).iter().map(|e| e.feedback.index()).collect(),
+                },
+                Node::Leaf { secret } => WireNode::Leaf { secret: secret.index() },
+            };
+            body.extend(bincode::serde::encode_to_vec(&wire, config).expect("BUG: node encodes"));
+        }
+        let mut out = Vec::with_capacity(PREFIX + body.len() + CHECKSUM);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        out.extend_from_slice(&body);
+        let sum = fnv1a64(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Checks magic, version, length and checksum and returns the body.
+    fn body(bytes: &[u8]) -> Result<&[u8], FormatError> {
+        let len = bytes.len() as u64;
+        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+            // A short file that is a prefix of the magic is a truncated tree file.
+            if bytes.len() < MAGIC.len() && MAGIC.starts_with(bytes) {
+                return Err(FormatError::Truncated { len, expected: (PREFIX + CHECKSUM) as u64 });
+            }
+            return Err(FormatError::Magic);
+        }
+        if bytes.len() < PREFIX {
+            return Err(FormatError::Truncated { len, expected: (PREFIX + CHECKSUM) as u64 });
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != FORMAT_VERSION {
+            return Err(FormatError::Version { found: version, supported: FORMAT_VERSION });
+        }
+        let body_len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+        let expected = body_len.saturating_add((PREFIX + CHECKSUM) as u64);
+        if len < expected {
+            return Err(FormatError::Truncated { len, expected });
+        }
+        if len > expected {
+            return Err(FormatError::Trailing { extra: len - expected });
+        }
+        let end = PREFIX + body_len as usize;
+        let stored = u64::from_le_bytes(bytes[end..end + CHECKSUM].try_into().expect("8 bytes"));
+        let computed = fnv1a64(&bytes[..end]);
+        if stored != computed {
+            return Err(FormatError::Checksum { stored, computed });
+        }
+        Ok(&bytes[PREFIX..end])
+    }
+
+    /// Reads only the header (after checking the whole file's checksum).
+    pub fn header_from_bytes(bytes: &[u8]) -> Result<TreeHeader, FormatError> {
+        Ok(decode_header(Self::body(bytes)?)?.0)
+    }
+
+    /// Decodes a complete file, checking that its nodes form a tree of the header's game.
+    pub fn from_bytes(bytes: &[u8]) -> Result<TreeFile, FormatError> {
+        let body = Self::body(bytes)?;
+        let (header, mut pos) = decode_header(body)?;
+        let game = Game::new(header.game).map_err(FormatError::Game)?;
+        let limited = bincode::config::standard().with_limit::<NODE_LIMIT>();
+        let (count, used): (u64, usize) =
+            bincode::serde::decode_from_slice(&body[pos..], limited).map_err(body_error)?;
+        pos += used;
+        // Every node takes at least 2 bytes, so a larger count is a lie: no big allocation.
+        let remaining = (body.len() - pos) as u64;
+        if count > remaining / 2 {
+            return Err(FormatError::Body(format!("{count} nodes cannot fit in {remaining} bytes")));
+        }
+        let mut nodes = Vec::with_capacity(count as usize);
+        let mut edges: Vec<Edge> = Vec::with_capacity(count.saturating_sub(1) as usize);
+        // Edges still waiting for their child, the next one on top.
+        let mut pending: Vec<usize> = Vec::new();
+        for i in 0..count {
+            let (wire, used): (WireNode, usize) =
+                bincode::serde::decode_from_slice(&body[pos..], limited).map_err(body_error)?;
+            pos += used;
+            if i > 0 {
+                match pending.pop() {
+                    Some(e) => edges[e].child = NodeId(i as u32),
+                    None => return Err(FormatError::Body(format!("node {i} comes after the tree is complete"))),
+                }
+            }
+            match wire {
+                WireNode::Leaf { secret } => nodes.push(Node::Leaf { secret: CodeIndex::from_index(secret) }),
+                WireNode::Guess { guess, candidates, feedbacks } => {
+                    if feedbacks.len() > MAX_FEEDBACKS {
+                        return Err(FormatError::Body(format!("node {i} has {} children", feedbacks.len())));
+                    }
+                    let first_edge = edges.len();
+                    edges.extend(
+                        feedbacks.iter().map(|&f| Edge { feedback: FeedbackIndex::from_index(f), child: NodeId(0) }),
+                    );
+                    pending.extend((first_edge..edges.len()).rev());
+                    nodes.push(Node::Guess {
+                        guess: CodeIndex::from_index(guess),
+                        candidates,
+                        first_edge: first_edge as u32,
+                        edge_count: feedbacks.len() as u8,
+                    });
+                }
+            }
+        }
+        if !pending.is_empty() {
+            return Err(FormatError::Body(format!("{} children missing after the last node", pending.len())));
+        }
+        if pos != body.len() {
+            return Err(FormatError::Body(format!("{} bytes left after the last node", body.len() - pos)));
+        }
+        let tree = StrategyTree::from_parts(game, nodes, edges).map_err(FormatError::Shape)?;
+        Ok(TreeFile { header, tree })
+    }
+
+    /// Writes the file atomically (temporary file and rename): an existing file is replaced
+    /// only by a complete new one.
+    pub fn write(&self, path: &Path) -> Result<(), TreeFileError> {
+        write_atomic(path, &self.to_bytes()).map_err(|source| TreeFileError::Write { path: path.to_path_buf(), source })
+    }
+
+    /// Reads and decodes a file.
+    pub fn read(path: &Path) -> Result<TreeFile, TreeFileError> {
+        let bytes = std::fs::read(path).map_err(|source| TreeFileError::Read { path: path.to_path_buf(), source })?;
+        TreeFile::from_bytes(&bytes).map_err(|source| TreeFileError::Format { path: path.to_path_buf(), source })
+    }
+}
+
+fn decode_header(body: &[u8]) -> Result<(TreeHeader, usize), FormatError> {
+    let limited = bincode::config::standard().with_limit::<HEADER_LIMIT>();
+    bincode::serde::decode_from_slice(body, limited).map_err(body_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mmtree_core::Subtree;
+
+    fn sample() -> TreeFile {
+        let game = Game::new(GameSpec::mastermind(1, 2)).unwrap();
+        let (c, f) = (CodeIndex::from_index, FeedbackIndex::from_index);
+        let tree = StrategyTree::from_subtree(
+            game,
+            Subtree::Guess {
+                guess: c(0),
+                candidates: 2,
+                children: vec![
+                    (f(0), Subtree::Guess { guess: c(1), candidates: 1, children: vec![(f(1), Subtree::Leaf(c(1)))] }),
+                    (f(1), Subtree::Leaf(c(0))),
+                ],
+            },
+        );
+        TreeFile::new(tree, "12".into(), RuleInfo::new("minimax", "all", "smallest", true, None))
+    }
+
+    #[test]
+    fn round_trip_and_every_truncation_fails() {
+        let file = sample();
+        let bytes = file.to_bytes();
+        assert_eq!(TreeFile::from_bytes(&bytes).unwrap(), file);
+        for len in 0..bytes.len() {
+            assert!(
+                matches!(TreeFile::from_bytes(&bytes[..len]), Err(FormatError::Truncated { .. })),
+                "prefix of {len} bytes"
+            );
+        }
+    }
+
+    #[test]
+    fn every_single_byte_flip_is_detected() {
+        let bytes = sample().to_bytes();
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x40;
+            assert!(TreeFile::from_bytes(&bad).is_err(), "flip at {i}");
+        }
+    }
+
+    #[test]
+    fn magic_and_version() {
+        let mut bytes = sample().to_bytes();
+        assert_eq!(TreeFile::from_bytes(b"{\"not\": \"a tree\"}\n"), Err(FormatError::Magic));
+        bytes[8] = 2;
+        assert_eq!(TreeFile::from_bytes(&bytes), Err(FormatError::Version { found: 2, supported: 1 }));
+    }
+
+    #[test]
+    fn huge_node_count_is_refused_without_allocating() {
+        // A well-formed file (valid checksum) whose body claims 2^60 nodes.
+        let file = sample();
+        let config = bincode::config::standard();
+        let mut body = bincode::serde::encode_to_vec(&file.header, config).unwrap();
+        body.extend(bincode::serde::encode_to_vec(1u64 << 60, config).unwrap());
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        out.extend_from_slice(&body);
+        let sum = fnv1a64(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        assert!(matches!(TreeFile::from_bytes(&out), Err(FormatError::Body(_))));
+    }
+}
