@@ -1,4 +1,5 @@
-//! Getting results out of mmtree: tables (Markdown, CSV, JSON, LaTeX) and atomic file writes.
+//! Getting results out of mmtree: tables (Markdown, CSV, JSON, LaTeX), SVG plots ([`plot`])
+//! and atomic file writes.
 //!
 //! This crate knows the tree type of `mmtree-core` but not how trees are built.
 //!
@@ -11,6 +12,7 @@
 #![deny(missing_docs)]
 
 mod atomic;
+pub mod plot;
 mod table;
 
 pub use atomic::write_atomic;
