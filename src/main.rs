@@ -62,6 +62,9 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Solve(args) => cmd::solve::run(args, cli.quiet, &mut out),
         Command::Thesis(args) => cmd::thesis::run(args, &mut out),
+        Command::Sweep(args) => cmd::sweep::run(args, cli.quiet, &mut out),
+        Command::FirstGuesses(args) => cmd::first_guesses::run(args, cli.quiet, &mut out),
+        Command::Merge(args) => cmd::merge::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {
