@@ -37,6 +37,12 @@ pub enum Command {
     Dot(DotArgs),
     /// Write a tree file as nested JSON (schema in the README).
     Export(ExportArgs),
+    /// Solve a grid of games under several rules: one row per (n, k, valuation, pool).
+    Sweep(SweepArgs),
+    /// Every first guess up to symmetry under each valuation, and whether it is consistent.
+    FirstGuesses(FirstGuessesArgs),
+    /// Combine sweep slices (CSV or JSON lines) into one table.
+    Merge(MergeArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -237,4 +243,91 @@ pub struct ExportArgs {
     /// Refuse games whose estimated memory exceeds this (e.g. 8G; default 3/4 of RAM).
     #[arg(long, value_name = "SIZE")]
     pub memory_limit: Option<String>,
+}
+
+/// A valuation on the command line, or `all` of them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ValuationsArg {
+    All,
+    Minimax,
+    ExpectedSize,
+    Entropy,
+    MostParts,
+}
+
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// Pegs: a range or list, e.g. 2..=5, 2..5, 4, 2,3,5.
+    #[arg(short = 'n', long = "pegs", value_name = "RANGE")]
+    pub n: String,
+    /// Colours: a range or list, e.g. 2..=8.
+    #[arg(short = 'k', long = "colours", value_name = "RANGE")]
+    pub k: String,
+    /// Valuations, comma-separated, or all.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
+    pub valuation: Vec<ValuationsArg>,
+    /// Guess pools, comma-separated (all = every code, candidates = hard mode).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
+    pub pool: Vec<PoolArg>,
+    /// Which of equally good guesses to play.
+    #[arg(long, value_enum, default_value = "smallest")]
+    pub ties: TiesArg,
+    /// No repeated symbols.
+    #[arg(long)]
+    pub distinct: bool,
+    /// Black-peg feedback only.
+    #[arg(long)]
+    pub black_only: bool,
+    /// Games whose estimated memory exceeds this become skipped rows (e.g. 8G; default 3/4 of RAM).
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
+    /// Output format (json = one JSON object per line).
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: FormatArg,
+    /// Write the table to FILE; rows are appended as they finish, sorted at the end.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Skip the rows already in FILE (CSV or JSON lines of an earlier sweep) and keep them.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<std::path::PathBuf>,
+    /// Compute only the i-th of N disjoint slices of the grid (1 <= i <= N).
+    #[arg(long, value_name = "i/N")]
+    pub shard: Option<String>,
+    /// Draw average guesses against k (one line per valuation, one panel per n) as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<std::path::PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct FirstGuessesArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Valuations, comma-separated, or all.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
+    pub valuation: Vec<ValuationsArg>,
+    /// Guess pools after the first guess, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
+    pub pool: Vec<PoolArg>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: FormatArg,
+    /// Write the tables to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Draw the guess-count histograms of the first guesses side by side as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<std::path::PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Sweep outputs to combine (CSV or JSON lines).
+    #[arg(required = true, value_name = "FILE")]
+    pub inputs: Vec<std::path::PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "csv")]
+    pub format: FormatArg,
+    /// Write the merged table to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
 }

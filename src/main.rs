@@ -68,6 +68,9 @@ fn main() -> ExitCode {
         Command::Trace(args) => cmd::trace::run(args, &mut out),
         Command::Dot(args) => cmd::dot::run(args, &mut out),
         Command::Export(args) => cmd::export::run(args, &mut out),
+        Command::Sweep(args) => cmd::sweep::run(args, cli.quiet, &mut out),
+        Command::FirstGuesses(args) => cmd::first_guesses::run(args, cli.quiet, &mut out),
+        Command::Merge(args) => cmd::merge::run(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

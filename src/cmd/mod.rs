@@ -1,7 +1,10 @@
 pub mod dot;
 pub mod export;
+pub mod first_guesses;
+pub mod merge;
 pub mod solve;
 pub mod stats;
+pub mod sweep;
 pub mod thesis;
 pub mod trace;
 pub mod tree_file;

@@ -1,6 +1,6 @@
 //! Getting results out of mmtree: tables (Markdown, CSV, JSON, LaTeX), atomic file writes,
-//! `.mmt` tree files ([`TreeFile`]), Graphviz drawings ([`strategy_graph`], [`to_dot`]) and
-//! nested JSON ([`tree_json`]).
+//! `.mmt` tree files ([`TreeFile`]), Graphviz drawings ([`strategy_graph`], [`to_dot`]),
+//! nested JSON ([`tree_json`]) and SVG plots ([`plot`]).
 //!
 //! This crate knows the tree type of `mmtree-core` but not how trees are built: the rule is
 //! stored as plain data ([`RuleInfo`]).
@@ -16,6 +16,7 @@
 mod atomic;
 mod dot;
 mod export;
+pub mod plot;
 mod table;
 mod tree_file;
 
