@@ -82,6 +82,14 @@ impl CodeSpace {
         }
     }
 
+    /// The feedback indices of `code` against every code (its table row; by symmetry of the
+    /// score also its column), if the table is in use.
+    #[inline]
+    pub fn table_row(&self, code: CodeIndex) -> Option<&[u8]> {
+        let n = self.codes.len();
+        self.table.as_ref().map(|t| &t[code.get() * n..(code.get() + 1) * n])
+    }
+
     /// Whether the feedback table is in use.
     pub fn has_table(&self) -> bool {
         self.table.is_some()
@@ -176,26 +184,35 @@ impl CodeSpace {
     /// the hot loop of every valuation.
     #[inline]
     pub fn count_parts(&self, guess: CodeIndex, candidates: &[CodeIndex], counts: &mut Counts) {
+        self.for_each_feedback(guess, candidates, |f| counts[f] += 1);
+    }
+
+    /// Calls `visit` with the feedback index of `guess` against each candidate, in order.
+    /// The table/kernel choice is made once, outside the loop, so `visit` is inlined into a
+    /// branch-free loop.
+    #[inline(always)]
+    pub fn for_each_feedback(&self, guess: CodeIndex, candidates: &[CodeIndex], mut visit: impl FnMut(usize)) {
         if let Some(table) = &self.table {
             let n = self.codes.len();
             let row = &table[guess.get() * n..(guess.get() + 1) * n];
             for c in candidates {
-                counts[row[c.get()] as usize] += 1;
+                visit(row[c.get()] as usize);
             }
             return;
         }
         match self.lanes {
-            1 => self.count_packed::<1>(guess, candidates, counts),
-            2 => self.count_packed::<2>(guess, candidates, counts),
-            _ => self.count_packed::<3>(guess, candidates, counts),
+            1 => self.visit_packed::<1>(guess, candidates, visit),
+            2 => self.visit_packed::<2>(guess, candidates, visit),
+            _ => self.visit_packed::<3>(guess, candidates, visit),
         }
     }
 
-    fn count_packed<const L: usize>(&self, guess: CodeIndex, candidates: &[CodeIndex], counts: &mut Counts) {
+    #[inline(always)]
+    fn visit_packed<const L: usize>(&self, guess: CodeIndex, candidates: &[CodeIndex], mut visit: impl FnMut(usize)) {
         let pg = &self.packed[guess.get()];
         for c in candidates {
             let (b, t) = pg.black_total::<L>(&self.packed[c.get()], self.peg_mask);
-            counts[self.lookup[((b << 4) | t) as usize] as usize] += 1;
+            visit(self.lookup[((b << 4) | t) as usize] as usize);
         }
     }
 

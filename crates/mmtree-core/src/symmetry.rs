@@ -148,6 +148,12 @@ impl Symmetry {
         Symmetry { n: self.n, k: self.k, used, elements }
     }
 
+    /// Whether the group is the identity alone and every colour has been played, so no guess
+    /// has another member in its class (beyond colours absent from the candidates).
+    pub fn is_trivial(&self) -> bool {
+        self.elements.len() == 1 && self.used.count_ones() == u32::from(self.k)
+    }
+
     /// Number of position permutations (with their forced colour maps) in the group.
     pub fn order_without_free_colours(&self) -> usize {
         self.elements.len()

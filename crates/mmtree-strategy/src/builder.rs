@@ -13,6 +13,14 @@ use crate::valuation::Valuation;
 /// Nodes whose scan (`pool x candidates`) is at least this many scorings split the pool
 /// across threads.
 const PARALLEL_SCAN_WORK: usize = 1 << 18;
+/// Code spaces from this size on transpose the table rows of small candidate sets.
+const TRANSPOSE_MIN_CODES: usize = 4096;
+
+thread_local! {
+    /// Per-thread buffer for the transposed feedbacks of a small candidate set.
+    static TRANSPOSED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Nodes with at least this many candidates build their children in parallel.
 const PARALLEL_CHILDREN: usize = 64;
 
@@ -38,6 +46,7 @@ pub struct Solver<'s> {
 #[derive(Clone)]
 struct Candidate {
     position: usize,
+    guess: CodeIndex,
     key: f64,
     counts: Counts,
 }
@@ -139,12 +148,35 @@ impl<'s> Solver<'s> {
         if candidates.len() == 1 {
             return candidates[0];
         }
-        let order = self.priority_order(candidates);
-        let filter =
-            Filter { symmetry, absent: self.absent_colours(candidates), largest: self.rule.ties == Ties::Largest };
+        let absent = self.absent_colours(candidates);
+        let filter = Filter {
+            symmetry,
+            absent,
+            largest: self.rule.ties == Ties::Largest,
+            trivial: absent == 0 && symmetry.is_trivial(),
+        };
         let ideal = ideal_partition(candidates.len(), self.space.scheme().len());
         let valuation = self.rule.valuation;
-        let best = if order.len() * candidates.len() >= PARALLEL_SCAN_WORK {
+        let pool_len = match self.rule.pool {
+            Pool::All => self.space.len(),
+            Pool::Candidates => candidates.len(),
+        };
+        let m = candidates.len();
+        let sparse = m <= 2 * self.space.scheme().len();
+        let parallel = pool_len * m >= PARALLEL_SCAN_WORK;
+        if sparse && pool_len > m && self.space.len() >= TRANSPOSE_MIN_CODES {
+            // The first m guesses in priority order (the candidates, when preferred) often
+            // include an ideal split; only if not is the transposition worth its cost.
+            let (best, reached) =
+                self.scan(self.priority_order(candidates).take(m), 0, candidates, &ideal, &filter, None);
+            if reached {
+                return best.expect("an ideal guess was found").guess;
+            }
+        }
+        let best = if parallel {
+            let mut columns = Vec::new();
+            let columns = (sparse && self.transpose(candidates, &mut columns)).then_some(&columns[..]);
+            let order: Vec<CodeIndex> = self.priority_order(candidates).collect();
             let chunk = (order.len() / (rayon::current_num_threads() * 16)).max(64);
             let ideal_chunk = AtomicUsize::new(usize::MAX);
             order
@@ -154,54 +186,110 @@ impl<'s> Solver<'s> {
                     if ideal_chunk.load(AtomicOrdering::Relaxed) < i {
                         return None;
                     }
-                    let (best, reached) = self.scan(guesses, i * chunk, candidates, &ideal, &filter);
+                    let (best, reached) =
+                        self.scan(guesses.iter().copied(), i * chunk, candidates, &ideal, &filter, columns);
                     if reached {
                         ideal_chunk.fetch_min(i, AtomicOrdering::Relaxed);
                     }
                     best
                 })
                 .reduce_with(|a, b| better(valuation, a, b))
+        } else if sparse {
+            // No rayon inside a sequential scan, so the per-thread buffer cannot be re-entered.
+            TRANSPOSED.with_borrow_mut(|columns| {
+                let columns = self.transpose(candidates, columns).then_some(&columns[..]);
+                self.scan(self.priority_order(candidates), 0, candidates, &ideal, &filter, columns).0
+            })
         } else {
-            self.scan(&order, 0, candidates, &ideal, &filter).0
+            self.scan(self.priority_order(candidates), 0, candidates, &ideal, &filter, None).0
         };
-        let best = best.expect("BUG: a non-empty pool yields a best guess");
-        order[best.position]
+        best.expect("BUG: a non-empty pool yields a best guess").guess
     }
 
     /// Scans `guesses` (positions `offset..` of the priority order); returns the first best
-    /// guess and whether it reached the ideal partition.
+    /// guess and whether it reached the ideal partition. `columns`, when given, holds the
+    /// transposed feedbacks of the candidates (see [`Solver::transpose`]).
     fn scan(
         &self,
-        guesses: &[CodeIndex],
+        guesses: impl Iterator<Item = CodeIndex>,
         offset: usize,
         candidates: &[CodeIndex],
         ideal: &Counts,
         filter: &Filter,
+        columns: Option<&[u8]>,
     ) -> (Option<Candidate>, bool) {
         let valuation = self.rule.valuation;
         let f = self.space.scheme().len();
         let ideal_key = valuation.key(&ideal[..f]);
+        // Small sets touch few feedbacks: count and value only those, and reset only those.
+        let sparse = candidates.len() <= 2 * f;
+        let m = candidates.len();
+        let mut touched = [0u8; MAX_FEEDBACKS];
         let mut best: Option<Candidate> = None;
         let mut counts: Counts = [0; MAX_FEEDBACKS];
-        for (i, &g) in guesses.iter().enumerate() {
-            if !filter.symmetry.is_representative(&self.space.code(g), filter.absent, filter.largest) {
+        for (i, g) in guesses.enumerate() {
+            if !filter.trivial && !filter.symmetry.is_representative(&self.space.code(g), filter.absent, filter.largest)
+            {
                 continue;
             }
-            counts[..f].fill(0);
-            self.space.count_parts(g, candidates, &mut counts);
-            let key = valuation.key(&counts[..f]);
+            let mut parts = 0;
+            let key = if sparse {
+                let mut visit = |x: usize| {
+                    if counts[x] == 0 {
+                        touched[parts] = x as u8;
+                        parts += 1;
+                    }
+                    counts[x] += 1;
+                };
+                match columns {
+                    Some(columns) => columns[g.get() * m..(g.get() + 1) * m].iter().for_each(|&x| visit(x as usize)),
+                    None => self.space.for_each_feedback(g, candidates, visit),
+                }
+                valuation.key_sparse(&counts, &touched[..parts])
+            } else {
+                counts[..f].fill(0);
+                self.space.count_parts(g, candidates, &mut counts);
+                valuation.key(&counts[..f])
+            };
             let improves = match &best {
                 None => true,
                 Some(b) => compare(valuation, key, &counts[..f], b.key, &b.counts[..f]) == Ordering::Less,
             };
+            let mut reached = false;
             if improves {
-                best = Some(Candidate { position: offset + i, key, counts });
-                if compare(valuation, key, &counts[..f], ideal_key, &ideal[..f]) != Ordering::Greater {
-                    return (best, true);
+                best = Some(Candidate { position: offset + i, guess: g, key, counts });
+                reached = compare(valuation, key, &counts[..f], ideal_key, &ideal[..f]) != Ordering::Greater;
+            }
+            if sparse {
+                for &x in &touched[..parts] {
+                    counts[x as usize] = 0;
                 }
+            }
+            if reached {
+                return (best, true);
             }
         }
         (best, false)
+    }
+
+    /// The candidates' table rows (= columns, the score being symmetric) gathered into one
+    /// guess-major buffer: `columns[g * m + j]` is the feedback of guess `g` on candidate `j`.
+    /// Small sets then read one contiguous slice per guess instead of missing the cache
+    /// once per (guess, candidate).
+    fn transpose(&self, candidates: &[CodeIndex], columns: &mut Vec<u8>) -> bool {
+        let m = candidates.len();
+        if self.space.len() < TRANSPOSE_MIN_CODES || !self.space.has_table() {
+            return false;
+        }
+        columns.clear();
+        columns.resize(self.space.len() * m, 0);
+        for (j, &c) in candidates.iter().enumerate() {
+            let row = self.space.table_row(c).expect("table present");
+            for (slot, &fb) in columns[j..].iter_mut().step_by(m).zip(row) {
+                *slot = fb;
+            }
+        }
+        true
     }
 
     /// Colours no candidate contains, as a bitmask.
@@ -219,36 +307,79 @@ impl<'s> Solver<'s> {
         all & !present
     }
 
-    /// The guesses of the pool in the order the tie rule ranks equally valued guesses.
-    fn priority_order(&self, candidates: &[CodeIndex]) -> Vec<CodeIndex> {
-        let mut order: Vec<CodeIndex> = match self.rule.pool {
-            Pool::Candidates => candidates.to_vec(),
-            Pool::All if !self.rule.prefer_candidates => self.space.all_indices(),
-            Pool::All => {
-                let mut is_candidate = vec![false; self.space.len()];
-                for c in candidates {
-                    is_candidate[c.get()] = true;
-                }
-                let mut order = Vec::with_capacity(self.space.len());
-                let others =
-                    (0..self.space.len() as u32).filter(|&i| !is_candidate[i as usize]).map(CodeIndex::from_index);
-                match self.rule.ties {
-                    Ties::Smallest => {
-                        order.extend_from_slice(candidates);
-                        order.extend(others);
-                    }
-                    Ties::Largest => {
-                        order.extend(candidates.iter().rev());
-                        order.extend(others.rev());
-                    }
-                }
-                return order;
-            }
+    /// The guesses of the pool in the order the tie rule ranks equally valued guesses:
+    /// candidates first when preferred, each group in tie order. Lazy, so a scan that stops
+    /// early never pays for the whole pool.
+    fn priority_order<'a>(&self, candidates: &'a [CodeIndex]) -> PriorityOrder<'a> {
+        let n = self.space.len() as u32;
+        let (first, rest) = match self.rule.pool {
+            Pool::Candidates => (candidates, None),
+            Pool::All if !self.rule.prefer_candidates => (&[][..], Some((0, n))),
+            Pool::All => (candidates, Some((0, n))),
         };
-        if self.rule.ties == Ties::Largest {
-            order.reverse();
+        let largest = self.rule.ties == Ties::Largest;
+        let (lo, hi) = rest.unwrap_or((0, 0));
+        PriorityOrder {
+            first,
+            first_pos: if largest { first.len() } else { 0 },
+            skip: if rest.is_some() { first } else { &[] },
+            skip_pos: if largest { first.len() } else { 0 },
+            lo,
+            hi,
+            largest,
         }
-        order
+    }
+}
+
+/// The pool in priority order: `first` (the candidates, or nothing) in tie order, then the
+/// codes `lo..hi` in tie order except those of `skip` (both sorted ascending).
+struct PriorityOrder<'a> {
+    first: &'a [CodeIndex],
+    first_pos: usize,
+    skip: &'a [CodeIndex],
+    skip_pos: usize,
+    lo: u32,
+    hi: u32,
+    largest: bool,
+}
+
+impl Iterator for PriorityOrder<'_> {
+    type Item = CodeIndex;
+
+    #[inline]
+    fn next(&mut self) -> Option<CodeIndex> {
+        if self.largest {
+            if self.first_pos > 0 {
+                self.first_pos -= 1;
+                return Some(self.first[self.first_pos]);
+            }
+            while self.hi > self.lo {
+                self.hi -= 1;
+                let i = self.hi;
+                while self.skip_pos > 0 && self.skip[self.skip_pos - 1].index() > i {
+                    self.skip_pos -= 1;
+                }
+                if !(self.skip_pos > 0 && self.skip[self.skip_pos - 1].index() == i) {
+                    return Some(CodeIndex::from_index(i));
+                }
+            }
+        } else {
+            if self.first_pos < self.first.len() {
+                self.first_pos += 1;
+                return Some(self.first[self.first_pos - 1]);
+            }
+            while self.lo < self.hi {
+                let i = self.lo;
+                self.lo += 1;
+                while self.skip_pos < self.skip.len() && self.skip[self.skip_pos].index() < i {
+                    self.skip_pos += 1;
+                }
+                if !(self.skip_pos < self.skip.len() && self.skip[self.skip_pos].index() == i) {
+                    return Some(CodeIndex::from_index(i));
+                }
+            }
+        }
+        None
     }
 }
 
@@ -257,6 +388,8 @@ struct Filter<'a> {
     symmetry: &'a Symmetry,
     absent: u64,
     largest: bool,
+    /// Nothing to relabel and no permutation but the identity: every guess is its own class.
+    trivial: bool,
 }
 
 /// Exact comparison of two scanned guesses (`Less`: the first is better).

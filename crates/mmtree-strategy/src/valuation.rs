@@ -102,6 +102,18 @@ impl Valuation {
         }
     }
 
+    /// [`Valuation::key`] reading only the `touched` feedback indices (the others are 0).
+    #[inline]
+    pub(crate) fn key_sparse(self, counts: &[u32], touched: &[u8]) -> f64 {
+        let sizes = touched.iter().map(|&x| counts[x as usize]);
+        match self {
+            Valuation::Minimax => f64::from(sizes.max().unwrap_or(0)),
+            Valuation::ExpectedSize => sizes.map(|s| u64::from(s) * u64::from(s)).sum::<u64>() as f64,
+            Valuation::Entropy => sizes.map(xlogx).sum(),
+            Valuation::MostParts => -(touched.len() as f64),
+        }
+    }
+
     /// Whether two keys may be a tie that floats cannot settle.
     #[inline]
     pub(crate) fn needs_exact(self, a: f64, b: f64) -> bool {
