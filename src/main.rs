@@ -62,6 +62,8 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Solve(args) => cmd::solve::run(args, cli.quiet, &mut out),
         Command::Thesis(args) => cmd::thesis::run(args, &mut out),
+        Command::Advise(args) => cmd::advise::run(args, &mut out),
+        Command::Play(args) => cmd::play::run(args, &mut std::io::stdin().lock(), &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

@@ -1,2 +1,4 @@
 pub mod solve;
 pub mod thesis;
+pub mod advise;
+pub mod play;

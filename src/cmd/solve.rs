@@ -26,7 +26,7 @@ pub fn run(args: &SolveArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         format => write!(
             out,
             "{}",
-            SolveReport::table(std::slice::from_ref(&report), &format!("{} {}", game.game, rule.valuation.name()))
+            SolveReport::table(std::slice::from_ref(&report), &format!("{} {}", game.game, rule.name()))
                 .render(format)
         )?,
     }

@@ -100,6 +100,9 @@ impl<'s> Solver<'s> {
     /// partition is as good as any partition of `|K|` codes into the game's feedbacks can be.
     pub fn choose(&self, candidates: &[CodeIndex]) -> CodeIndex {
         assert!(!candidates.is_empty(), "BUG: choose on an empty candidate set");
+        if let Some(guess) = crate::simple::special_choice(self.space, &self.rule, candidates) {
+            return guess;
+        }
         if candidates.len() == 1 {
             return candidates[0];
         }
