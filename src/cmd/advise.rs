@@ -144,7 +144,11 @@ pub fn run(args: &AdviseArgs, out: &mut dyn Write) -> Result<()> {
                     Cell::Int(g.rank as i128),
                     g.guess.clone().into(),
                     Cell::Bool(g.candidate),
-                    g.value.map_or_else(|| Cell::Text("-".to_string()), |v| Cell::Float(v, 3)),
+                    match g.value {
+                        None => Cell::Text("-".to_string()),
+                        Some(v) if v.fract() == 0.0 => Cell::Int(v as i128),
+                        Some(v) => Cell::Float(v, 3),
+                    },
                     Cell::Int(g.parts as i128),
                     g.partition.iter().map(|p| format!("{}:{}", p.feedback, p.size)).collect::<Vec<_>>().join(" ").into(),
                 ]);
