@@ -33,8 +33,8 @@
 //! the chosen guess: (1) a part's scan stops at a second guess whose partition is the ideal
 //! (most balanced) split; (2) branch and bound: parts are evaluated largest first and a first
 //! guess is abandoned as soon as its cells so far plus the ideal split of its remaining parts
-//! are *strictly* worse than a guess already evaluated (for entropy: worse by more than
-//! float noise); (3) on the full code space with smallest-first ties, only the smallest code of
+//! are *strictly* worse than a guess already evaluated, or equal to it while its one-step
+//! partition is strictly worse (all comparisons exact); (3) on the full code space with smallest-first ties, only the smallest code of
 //! each symmetry class is evaluated (colour and position permutations preserve every value).
 use std::cmp::Ordering;
 use std::sync::Mutex;
@@ -86,23 +86,25 @@ pub(crate) fn choose(space: &CodeSpace, rule: &GuessRule, candidates: &[CodeInde
     // A good first bound: the one-step choice (it is evaluated again in order; bounds only
     // prune guesses strictly worse than an evaluated one).
     let one_step = crate::Solver::new(space, GuessRule { method: crate::Method::OneStep, ..*rule }).choose(candidates);
-    let seed = two_step_partition(space, valuation, rule.pool, one_step, candidates);
-    let bound = Mutex::new(valuation.key(&seed));
-    let evaluate = |(position, &g): (usize, &CodeIndex)| -> Option<Evaluated> {
-        let limit = *bound.lock().expect("bound lock");
-        let (cells, parts) = bounded_cells(space, valuation, rule.pool, g, candidates, limit)?;
-        let key = valuation.key(&cells);
-        let mut b = bound.lock().expect("bound lock");
-        if key < *b {
-            *b = key;
-        }
-        Some(Evaluated { position, cells, parts })
+    let seed = Evaluated {
+        position: usize::MAX,
+        cells: two_step_partition(space, valuation, rule.pool, one_step, candidates),
+        parts: space.split(one_step, candidates).iter().map(|(_, p)| p.len() as u32).collect(),
     };
-    let pick = |a: Evaluated, b: Evaluated| match valuation
-        .compare(&a.cells, &b.cells)
-        .then_with(|| valuation.compare(&a.parts, &b.parts))
-        .then(a.position.cmp(&b.position))
-    {
+    let bound = Mutex::new(seed);
+    let lexicographic =
+        |a: &Evaluated, b: &Evaluated| valuation.compare(&a.cells, &b.cells).then_with(|| valuation.compare(&a.parts, &b.parts));
+    let evaluate = |(position, &g): (usize, &CodeIndex)| -> Option<Evaluated> {
+        let limit = bound.lock().expect("bound lock").clone();
+        let (cells, parts) = bounded_cells(space, valuation, rule.pool, g, candidates, &limit)?;
+        let found = Evaluated { position, cells, parts };
+        let mut b = bound.lock().expect("bound lock");
+        if lexicographic(&found, &b) == Ordering::Less {
+            *b = found.clone();
+        }
+        Some(found)
+    };
+    let pick = |a: Evaluated, b: Evaluated| match lexicographic(&a, &b).then(a.position.cmp(&b.position)) {
         Ordering::Greater => b,
         _ => a,
     };
@@ -116,6 +118,7 @@ pub(crate) fn choose(space: &CodeSpace, rule: &GuessRule, candidates: &[CodeInde
 
 /// A first guess that survived the bounds: its position in priority order, its two-step cells
 /// and its one-step part sizes (the tie-break).
+#[derive(Clone)]
 struct Evaluated {
     position: usize,
     cells: Vec<u32>,
@@ -163,15 +166,16 @@ pub(crate) fn priority_order(space: &CodeSpace, rule: &GuessRule, candidates: &[
     order
 }
 
-/// The two-step cells of `g`, or `None` as soon as they are sure to be strictly worse than
-/// the key `limit`; also the one-step part sizes.
+/// The two-step cells and one-step part sizes of `g`, or `None` as soon as they are sure to
+/// be lexicographically worse than `limit` (an evaluated guess): two-step value strictly
+/// worse, or equal at best with a strictly worse one-step value.
 fn bounded_cells(
     space: &CodeSpace,
     valuation: Valuation,
     pool: Pool,
     g: CodeIndex,
     candidates: &[CodeIndex],
-    limit: f64,
+    limit: &Evaluated,
 ) -> Option<(Vec<u32>, Vec<u32>)> {
     let f = space.scheme().len();
     let mut parts: Vec<Vec<CodeIndex>> = space.split(g, candidates).into_iter().map(|(_, p)| p).collect();
@@ -183,31 +187,26 @@ fn bounded_cells(
     }
     parts.sort_by_key(|p| std::cmp::Reverse(p.len()));
     let sizes: Vec<u32> = parts.iter().map(|p| p.len() as u32).collect();
+    let one_step_worse = valuation.compare(&sizes, &limit.parts) == Ordering::Greater;
     let mut cells: Vec<u32> = Vec::new();
     let mut rest: Vec<u32> = Vec::new();
     for i in 0..parts.len() {
-        cells.extend(best_second(space, valuation, pool, &parts[i]));
-        if i + 1 < parts.len() {
-            rest.clear();
-            rest.extend_from_slice(&cells);
-            for p in &parts[i + 1..] {
-                let ideal = ideal_partition(p.len(), f);
-                rest.extend_from_slice(&ideal[..f]);
-            }
-            if strictly_worse(valuation, valuation.key(&rest), limit) {
-                return None;
-            }
+        // Lower bound: the cells so far plus the ideal split of every part still to do
+        // (before the first part this costs nothing beyond the split).
+        rest.clear();
+        rest.extend_from_slice(&cells);
+        for p in &parts[i..] {
+            let ideal = ideal_partition(p.len(), f);
+            rest.extend(ideal[..f].iter().copied().filter(|&s| s > 0));
         }
+        match valuation.compare(&rest, &limit.cells) {
+            Ordering::Greater => return None,
+            Ordering::Equal if one_step_worse => return None,
+            _ => {}
+        }
+        cells.extend(best_second(space, valuation, pool, &parts[i]));
     }
     Some((cells, sizes))
-}
-
-/// Whether `key` is worse than `limit` by more than float noise (exact for integer keys).
-fn strictly_worse(valuation: Valuation, key: f64, limit: f64) -> bool {
-    match valuation {
-        Valuation::Entropy => key > limit + 1e-7 * (1.0 + limit.abs()),
-        _ => key > limit,
-    }
 }
 
 /// The partition table (non-empty parts) of `part` by its best second guess.
