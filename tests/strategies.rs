@@ -132,7 +132,8 @@ fn advise_names_the_first_inconsistent_round() {
         assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(String::from_utf8_lossy(&out.stderr).contains("round 1"), "{bad}");
     }
-    let black = json(&mmtree(&["advise", "-n", "3", "-k", "3", "--black-only", "--history", "123:1", "--format", "json"]));
+    let black =
+        json(&mmtree(&["advise", "-n", "3", "-k", "3", "--black-only", "--history", "123:1", "--format", "json"]));
     // Codes of [3,3] with exactly one position equal to 123: 3 * 2 * 2 = 12.
     assert_eq!(black["remaining"].as_u64(), Some(12));
 }

@@ -150,7 +150,12 @@ pub fn run(args: &AdviseArgs, out: &mut dyn Write) -> Result<()> {
                         Some(v) => Cell::Float(v, 3),
                     },
                     Cell::Int(g.parts as i128),
-                    g.partition.iter().map(|p| format!("{}:{}", p.feedback, p.size)).collect::<Vec<_>>().join(" ").into(),
+                    g.partition
+                        .iter()
+                        .map(|p| format!("{}:{}", p.feedback, p.size))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                        .into(),
                 ]);
             }
             t
@@ -188,10 +193,7 @@ fn advise_one(
         candidate: cands.binary_search(&g).is_ok(),
         value,
         parts: parts.len(),
-        partition: parts
-            .iter()
-            .map(|&(f, size)| JsonPart { feedback: space.scheme().format(f), size })
-            .collect(),
+        partition: parts.iter().map(|&(f, size)| JsonPart { feedback: space.scheme().format(f), size }).collect(),
     };
     let valuation = match which {
         AdviseValuationArg::Minimax => Valuation::Minimax,

@@ -1,4 +1,4 @@
-pub mod solve;
-pub mod thesis;
 pub mod advise;
 pub mod play;
+pub mod solve;
+pub mod thesis;

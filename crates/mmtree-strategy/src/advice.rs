@@ -70,10 +70,7 @@ pub fn rank_guesses(space: &CodeSpace, rule: &GuessRule, candidates: &[CodeIndex
             guess: order[i],
             candidate: candidates.binary_search(&order[i]).is_ok(),
             value: valuation.value(&table[..f], candidates.len() as u32),
-            parts: (0..f)
-                .filter(|&r| table[r] > 0)
-                .map(|r| (FeedbackIndex::from_index(r as u8), table[r]))
-                .collect(),
+            parts: (0..f).filter(|&r| table[r] > 0).map(|r| (FeedbackIndex::from_index(r as u8), table[r])).collect(),
         });
     }
     out

@@ -1,41 +1,7 @@
 //! Two-step look-ahead of a valuation (the thesis's suggested "multi-step algorithms").
 //!
-//! # Definition
-//!
-//! A guess `g` splits the candidates `K` into parts `P`. In each part, the *best second
-//! guess* (by the one-step valuation, from the rule's pool: all codes, or the part's own
-//! members in candidates-only mode) splits `P` again into *cells*. The **two-step
-//! partition** of `g` is the multiset of all these cells, over all parts (a part of one code,
-//! including `g`'s own win part, is one cell of size 1, exactly as a one-step partition counts
-//! the win part). The two-step value of `g` is the valuation of that multiset:
-//!
-//! * minimax: the largest cell = the largest part left after the best second guess in each
-//!   part;
-//! * expected size: `sum cell^2 / |K|` = the size-weighted mean of the parts' best second-step
-//!   expected sizes;
-//! * entropy: `log2|K| - sum cell log2 cell / |K|` = the entropy of `g` plus the size-weighted
-//!   mean of the parts' best second-step entropies (the joint entropy of two answers);
-//! * most parts: the number of cells.
-//!
-//! Each of these is a sum (or maximum) over parts, so choosing each part's second guess
-//! independently by the one-step valuation maximises the whole, and two-step values compare
-//! exactly with [`Valuation::compare`] applied to the cell multisets (integers for minimax,
-//! expected size and most parts; `prod cell^cell` for entropy).
-//!
-//! The first guess is then chosen exactly like the one-step rule: the pool in priority order
-//! (candidates first when preferred, smallest or largest first), a later guess replacing the
-//! best only when strictly better.
-//!
-//! # Speed
-//!
-//! Evaluating one first guess costs a scan of the pool on each of its parts, `|pool| x |K|`
-//! scorings, so a state costs `|pool|^2 x |K|`. Three exact savings, none of which can change
-//! the chosen guess: (1) a part's scan stops at a second guess whose partition is the ideal
-//! (most balanced) split; (2) branch and bound: parts are evaluated largest first and a first
-//! guess is abandoned as soon as its cells so far plus the ideal split of its remaining parts
-//! are *strictly* worse than a guess already evaluated, or equal to it while its one-step
-//! partition is strictly worse (all comparisons exact); (3) on the full code space with smallest-first ties, only the smallest code of
-//! each symmetry class is evaluated (colour and position permutations preserve every value).
+//! The rules are documented on [`two_step_partition`].
+
 use std::cmp::Ordering;
 use std::sync::Mutex;
 
@@ -51,6 +17,43 @@ const SEQUENTIAL_WORK: usize = 1 << 14;
 
 /// The two-step partition of `guess` on `candidates` (sorted): the cell sizes, part by part
 /// in feedback order, each part's cells in feedback order of its best second guess.
+///
+/// # Two-step look-ahead
+///
+/// A guess `g` splits the candidates `K` into parts `P`. In each part, the *best second
+/// guess* (by the one-step valuation, from the rule's pool: all codes, or the part's own
+/// members in candidates-only mode) splits `P` again into *cells*. The **two-step
+/// partition** of `g` is the multiset of all these cells, over all parts (a part of one code,
+/// including `g`'s own win part, is one cell of size 1, exactly as a one-step partition counts
+/// the win part). The two-step value of `g` is the valuation of that multiset:
+///
+/// * minimax: the largest cell = the largest part left after the best second guess in each
+///   part;
+/// * expected size: `sum cell^2 / |K|` = the size-weighted mean of the parts' best second-step
+///   expected sizes;
+/// * entropy: `log2|K| - sum cell log2 cell / |K|` = the entropy of `g` plus the size-weighted
+///   mean of the parts' best second-step entropies (the joint entropy of two answers);
+/// * most parts: the number of cells.
+///
+/// Each of these is a sum (or maximum) over parts, so choosing each part's second guess
+/// independently by the one-step valuation maximises the whole, and two-step values compare
+/// exactly with [`Valuation::compare`] applied to the cell multisets (integers for minimax,
+/// expected size and most parts; `prod cell^cell` for entropy).
+///
+/// The first guess is then chosen exactly like the one-step rule: the pool in priority order
+/// (candidates first when preferred, smallest or largest first), a later guess replacing the
+/// best only when strictly better.
+///
+/// # Speed of the look-ahead rule
+///
+/// Evaluating one first guess costs a scan of the pool on each of its parts, `|pool| x |K|`
+/// scorings, so a state costs `|pool|^2 x |K|`. Three exact savings, none of which can change
+/// the chosen guess: (1) a part's scan stops at a second guess whose partition is the ideal
+/// (most balanced) split; (2) branch and bound: parts are evaluated largest first and a first
+/// guess is abandoned as soon as its cells so far plus the ideal split of its remaining parts
+/// are *strictly* worse than a guess already evaluated, or equal to it while its one-step
+/// partition is strictly worse (all comparisons exact); (3) on the full code space with smallest-first ties, only the smallest code of
+/// each symmetry class is evaluated (colour and position permutations preserve every value).
 ///
 /// ```
 /// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit, CodeIndex};
@@ -92,8 +95,9 @@ pub(crate) fn choose(space: &CodeSpace, rule: &GuessRule, candidates: &[CodeInde
         parts: space.split(one_step, candidates).iter().map(|(_, p)| p.len() as u32).collect(),
     };
     let bound = Mutex::new(seed);
-    let lexicographic =
-        |a: &Evaluated, b: &Evaluated| valuation.compare(&a.cells, &b.cells).then_with(|| valuation.compare(&a.parts, &b.parts));
+    let lexicographic = |a: &Evaluated, b: &Evaluated| {
+        valuation.compare(&a.cells, &b.cells).then_with(|| valuation.compare(&a.parts, &b.parts))
+    };
     let evaluate = |(position, &g): (usize, &CodeIndex)| -> Option<Evaluated> {
         let limit = bound.lock().expect("bound lock").clone();
         let (cells, parts) = bounded_cells(space, valuation, rule.pool, g, candidates, &limit)?;

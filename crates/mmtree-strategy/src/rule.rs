@@ -57,12 +57,12 @@ pub enum Method {
     /// Best guess by the rule's [`Valuation`] of its partition table (Algorithm 1; the default).
     OneStep,
     /// Best guess by the valuation of its *two-step* partition: every part of the guess split
-    /// again by that part's best second guess (see `lookahead` in the crate docs).
+    /// again by that part's best second guess (definition and tie rule: [`two_step_partition`](crate::two_step_partition)).
     Lookahead2,
     /// The smallest candidate (largest with [`Ties::Largest`]): Shapiro's simple strategy.
     FirstCandidate,
     /// The human-friendly Bulls-and-Cows strategy: the least frequent symbols of the
-    /// candidates (spec.md §6; exact rules in the crate docs).
+    /// candidates (spec.md §6; exact rules: [`human_guess`](crate::human_guess)).
     Human,
 }
 

@@ -19,7 +19,7 @@ pub(crate) fn special_choice(space: &CodeSpace, rule: &GuessRule, candidates: &[
 /// Shapiro's simple strategy: the smallest candidate ([`Ties::Smallest`]) or the largest.
 ///
 /// It always terminates: a candidate is either the secret or leaves strictly fewer
-/// candidates. For [4,6] it opens with 1111 and needs 7471 guesses in total, at most 9.
+/// candidates. For `[4,6]` it opens with 1111 and needs 7471 guesses in total, at most 9.
 ///
 /// ```
 /// use mmtree_core::CodeIndex;

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use mmtree_core::{
-    score_reference, Alphabet, Code, CodeIndex, CodeSpace, Feedback, FeedbackKind, Game, GameSpec, MemoryLimit,
-    Node, StrategyTree, Variant,
+    score_reference, Alphabet, Code, CodeIndex, CodeSpace, Feedback, FeedbackKind, Game, GameSpec, MemoryLimit, Node,
+    StrategyTree, Variant,
 };
 use mmtree_strategy::{GuessRule, Method, Pool, Solver, Valuation};
 
@@ -116,8 +116,7 @@ struct Brute {
 impl Brute {
     fn new(space: &CodeSpace) -> Brute {
         let codes: Vec<Code> = space.iter().map(|(_, c)| c).collect();
-        let score =
-            codes.iter().map(|u| codes.iter().map(|v| score_reference(space.game(), u, v)).collect()).collect();
+        let score = codes.iter().map(|u| codes.iter().map(|v| score_reference(space.game(), u, v)).collect()).collect();
         Brute { codes, score }
     }
 
