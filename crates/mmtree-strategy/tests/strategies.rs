@@ -247,3 +247,24 @@ fn lookahead_trees_replay_on_small_games() {
         }
     }
 }
+
+#[test]
+fn the_advisors_first_guess_is_the_rules_choice() {
+    let space = space(GameSpec::mastermind(4, 4));
+    let all = space.all_indices();
+    for g in [0u32, 5, 27, 100] {
+        for (_, part) in space.split(CodeIndex::from_index(g), &all) {
+            for v in Valuation::ALL {
+                for pool in [Pool::All, Pool::Candidates] {
+                    let rule = GuessRule { pool, ..GuessRule::new(v) };
+                    let ranked = mmtree_strategy::rank_guesses(&space, &rule, &part, 3);
+                    assert_eq!(ranked[0].guess, Solver::new(&space, rule).choose(&part), "{v:?} {pool:?}");
+                    assert!(ranked
+                        .windows(2)
+                        .all(|w| v.best() == mmtree_strategy::Best::Min && w[0].value <= w[1].value
+                            || v.best() == mmtree_strategy::Best::Max && w[0].value >= w[1].value));
+                }
+            }
+        }
+    }
+}
