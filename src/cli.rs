@@ -43,6 +43,10 @@ pub enum Command {
     FirstGuesses(FirstGuessesArgs),
     /// Combine sweep slices (CSV or JSON lines) into one table.
     Merge(MergeArgs),
+    /// Advise on a game in progress: candidates left and the best next guesses.
+    Advise(AdviseArgs),
+    /// Play a game in the terminal: the program keeps the secret, you guess.
+    Play(PlayArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -73,6 +77,22 @@ pub enum ValuationArg {
     ExpectedSize,
     Entropy,
     MostParts,
+    /// Always the smallest candidate (Shapiro).
+    FirstCandidate,
+    /// The least frequent symbols of the candidates (Bulls-and-Cows paper).
+    Human,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AdviseValuationArg {
+    Minimax,
+    ExpectedSize,
+    Entropy,
+    MostParts,
+    FirstCandidate,
+    Human,
+    /// The four valuations and the two simple strategies.
+    All,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -114,6 +134,9 @@ pub struct RuleArgs {
     /// Do not prefer candidates among equally good guesses.
     #[arg(long)]
     pub no_prefer_candidates: bool,
+    /// Look-ahead depth of the valuation: 1 (one step, the thesis) or 2.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub lookahead: u8,
 }
 
 #[derive(Args, Debug)]
@@ -330,4 +353,40 @@ pub struct MergeArgs {
     /// Write the merged table to FILE instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<std::path::PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct AdviseArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Rounds played so far, e.g. "1122:1,0 1344:0,2" (black-only games: "1122:1").
+    #[arg(long, value_name = "ROUNDS", default_value = "")]
+    pub history: String,
+    /// Which valuation or strategy to consult.
+    #[arg(long, value_enum, default_value = "all")]
+    pub valuation: AdviseValuationArg,
+    /// How many guesses to list per valuation.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub top: usize,
+    /// Guess from all codes or only from the candidates.
+    #[arg(long, value_enum, default_value = "all")]
+    pub pool: PoolArg,
+    /// List the candidates when at most this many are left.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub show: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: FormatArg,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The secret (default: drawn at random).
+    #[arg(long, value_name = "CODE")]
+    pub secret: Option<String>,
+    /// Seed of the random secret, for repeatable games.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
 }

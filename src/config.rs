@@ -4,7 +4,7 @@ use anyhow::Result;
 
 use mmtree_core::{Alphabet, CodeSpace, FeedbackKind, Game, GameSpec, MemoryLimit, Variant};
 use mmtree_io::Format;
-use mmtree_strategy::{GuessRule, Pool, Ties, Valuation};
+use mmtree_strategy::{GuessRule, Method, Pool, Ties, Valuation};
 
 use crate::cli::{FormatArg, GameArgs, PoolArg, RuleArgs, TiesArg, ValuationArg};
 
@@ -62,6 +62,39 @@ pub fn valuation(arg: ValuationArg) -> Valuation {
         ValuationArg::ExpectedSize => Valuation::ExpectedSize,
         ValuationArg::Entropy => Valuation::Entropy,
         ValuationArg::MostParts => Valuation::MostParts,
+        // The simple strategies ignore the valuation; minimax is a placeholder.
+        ValuationArg::FirstCandidate | ValuationArg::Human => Valuation::Minimax,
+    }
+}
+
+/// The method of `--valuation` and `--lookahead`, refusing combinations that are not supported.
+pub fn method(args: &RuleArgs) -> Result<Method> {
+    let simple = match args.valuation {
+        ValuationArg::FirstCandidate => Some(Method::FirstCandidate),
+        ValuationArg::Human => Some(Method::Human),
+        _ => None,
+    };
+    match (args.lookahead, simple) {
+        (1, Some(method)) => {
+            if method == Method::Human
+                && (args.pool != PoolArg::All || args.ties != TiesArg::Smallest || args.no_prefer_candidates)
+            {
+                return Err(crate::UsageError(
+                    "--valuation human has its own tie rules: --pool, --ties and --no-prefer-candidates do not apply"
+                        .to_string(),
+                )
+                .into());
+            }
+            Ok(method)
+        }
+        (1, None) => Ok(Method::OneStep),
+        (2, None) => Ok(Method::Lookahead2),
+        (2, Some(method)) => Err(crate::UsageError(format!(
+            "--lookahead 2 needs a valuation (minimax, expected-size, entropy, most-parts), not {}",
+            method.strategy_name().unwrap_or("this strategy")
+        ))
+        .into()),
+        (n, _) => Err(crate::UsageError(format!("--lookahead {n}: only 1 and 2 are supported")).into()),
     }
 }
 
@@ -77,6 +110,7 @@ pub fn format(arg: FormatArg) -> Format {
 /// The rule, with the first guess parsed and checked against the game.
 pub fn rule(args: &RuleArgs, config: &GameConfig, space: &CodeSpace) -> Result<GuessRule> {
     let mut rule = GuessRule::new(valuation(args.valuation));
+    rule.method = method(args)?;
     rule.pool = match args.pool {
         PoolArg::All => Pool::All,
         PoolArg::Candidates => Pool::Candidates,

@@ -71,6 +71,8 @@ fn main() -> ExitCode {
         Command::Sweep(args) => cmd::sweep::run(args, cli.quiet, &mut out),
         Command::FirstGuesses(args) => cmd::first_guesses::run(args, cli.quiet, &mut out),
         Command::Merge(args) => cmd::merge::run(args, &mut out),
+        Command::Advise(args) => cmd::advise::run(args, &mut out),
+        Command::Play(args) => cmd::play::run(args, &mut std::io::stdin().lock(), &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

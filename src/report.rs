@@ -37,7 +37,7 @@ impl SolveReport {
             k: game.k(),
             variant: game.variant().name(),
             feedback: game.feedback_kind().name(),
-            valuation: rule.valuation.name(),
+            valuation: rule.name(),
             pool: rule.pool.name(),
             ties: rule.ties.name(),
             first_guess: tree.first_guess().map(|g| alphabet.format(&space.code(g))).unwrap_or_default(),

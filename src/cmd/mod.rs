@@ -1,7 +1,9 @@
+pub mod advise;
 pub mod dot;
 pub mod export;
 pub mod first_guesses;
 pub mod merge;
+pub mod play;
 pub mod solve;
 pub mod stats;
 pub mod sweep;

@@ -43,8 +43,7 @@ pub fn run(args: &SolveArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         format => write!(
             out,
             "{}",
-            SolveReport::table(std::slice::from_ref(&report), &format!("{} {}", game.game, rule.valuation.name()))
-                .render(format)
+            SolveReport::table(std::slice::from_ref(&report), &format!("{} {}", game.game, rule.name())).render(format)
         )?,
     }
     Ok(())

@@ -145,6 +145,9 @@ impl<'s> Solver<'s> {
 
     fn choose_with(&self, candidates: &[CodeIndex], symmetry: &Symmetry) -> CodeIndex {
         assert!(!candidates.is_empty(), "BUG: choose on an empty candidate set");
+        if let Some(guess) = crate::simple::special_choice(self.space, &self.rule, candidates) {
+            return guess;
+        }
         if candidates.len() == 1 {
             return candidates[0];
         }

@@ -6,6 +6,10 @@
 //!   entropy, most parts), with exact ties.
 //! * [`GuessRule`] adds the switches: guess [`Pool`], [`Ties`] order, candidate preference,
 //!   a fixed first guess.
+//! * [`Method`] switches a rule to a two-step look-ahead of its valuation, or to one of the
+//!   simple strategies ([`first_candidate`], the human-friendly [`human_guess`]).
+//! * [`rank_guesses`] lists the best guesses of a state with their partition tables (the
+//!   advisor).
 //! * [`Solver`] applies a rule on a [`mmtree_core::CodeSpace`] and builds the complete
 //!   [`mmtree_core::StrategyTree`] by recursive partitioning, in parallel, deterministically.
 //!
@@ -19,10 +23,16 @@
 //! ```
 #![deny(missing_docs)]
 
+mod advice;
 mod builder;
+mod lookahead;
 mod rule;
+mod simple;
 mod valuation;
 
+pub use advice::{rank_guesses, RankedGuess};
 pub use builder::Solver;
-pub use rule::{GuessRule, Pool, Ties};
+pub use lookahead::two_step_partition;
+pub use rule::{GuessRule, Method, Pool, Ties};
+pub use simple::{first_candidate, human_guess};
 pub use valuation::{Best, Valuation};

@@ -43,6 +43,50 @@ impl Ties {
     }
 }
 
+/// Which algorithm picks the guesses: the thesis's one-step valuations, a two-step look-ahead
+/// of the same valuation, or one of the two simple strategies that ignore partition tables.
+///
+/// ```
+/// use mmtree_strategy::{GuessRule, Method, Valuation};
+/// let rule = GuessRule { method: Method::Lookahead2, ..GuessRule::new(Valuation::Entropy) };
+/// assert_eq!(rule.name(), "entropy-lookahead-2");
+/// assert_eq!(GuessRule::method(Method::Human).name(), "human");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Method {
+    /// Best guess by the rule's [`Valuation`] of its partition table (Algorithm 1; the default).
+    OneStep,
+    /// Best guess by the valuation of its *two-step* partition: every part of the guess split
+    /// again by that part's best second guess (definition and tie rule: [`two_step_partition`](crate::two_step_partition)).
+    Lookahead2,
+    /// The smallest candidate (largest with [`Ties::Largest`]): Shapiro's simple strategy.
+    FirstCandidate,
+    /// The human-friendly Bulls-and-Cows strategy: the least frequent symbols of the
+    /// candidates (spec.md §6; exact rules: [`human_guess`](crate::human_guess)).
+    Human,
+}
+
+impl Method {
+    /// Name of the non-valuation methods (`first-candidate`, `human`); `None` for the two
+    /// methods named after their valuation.
+    pub fn strategy_name(self) -> Option<&'static str> {
+        match self {
+            Method::FirstCandidate => Some("first-candidate"),
+            Method::Human => Some("human"),
+            Method::OneStep | Method::Lookahead2 => None,
+        }
+    }
+
+    /// Look-ahead depth of a valuation method (1 or 2); 0 for the simple strategies.
+    pub fn lookahead(self) -> u8 {
+        match self {
+            Method::OneStep => 1,
+            Method::Lookahead2 => 2,
+            Method::FirstCandidate | Method::Human => 0,
+        }
+    }
+}
+
 /// How a guess is chosen in every state (Algorithm 1 of the thesis, with its switches).
 ///
 /// Among the guesses of the pool with the best value, play a candidate if there is one
@@ -55,8 +99,10 @@ impl Ties {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GuessRule {
-    /// How guesses are scored.
+    /// How guesses are scored (unused by [`Method::FirstCandidate`] and [`Method::Human`]).
     pub valuation: Valuation,
+    /// Which algorithm applies the valuation, or which simple strategy replaces it.
+    pub method: Method,
     /// Which codes may be guessed.
     pub pool: Pool,
     /// Tie order.
@@ -70,6 +116,33 @@ pub struct GuessRule {
 impl GuessRule {
     /// The thesis defaults: all codes, smallest first, candidates preferred, no fixed opening.
     pub fn new(valuation: Valuation) -> GuessRule {
-        GuessRule { valuation, pool: Pool::All, ties: Ties::Smallest, prefer_candidates: true, first_guess: None }
+        GuessRule {
+            valuation,
+            method: Method::OneStep,
+            pool: Pool::All,
+            ties: Ties::Smallest,
+            prefer_candidates: true,
+            first_guess: None,
+        }
+    }
+
+    /// A rule for one of the simple strategies (or any method with the minimax valuation).
+    pub fn method(method: Method) -> GuessRule {
+        GuessRule { method, ..GuessRule::new(Valuation::Minimax) }
+    }
+
+    /// The name reports print in their `valuation` column: the valuation's name for one-step
+    /// rules (`minimax`), `<valuation>-lookahead-2` for two-step rules, and `first-candidate`
+    /// or `human` for the simple strategies.
+    pub fn name(&self) -> &'static str {
+        match (self.method, self.valuation) {
+            (Method::OneStep, v) => v.name(),
+            (Method::Lookahead2, Valuation::Minimax) => "minimax-lookahead-2",
+            (Method::Lookahead2, Valuation::ExpectedSize) => "expected-size-lookahead-2",
+            (Method::Lookahead2, Valuation::Entropy) => "entropy-lookahead-2",
+            (Method::Lookahead2, Valuation::MostParts) => "most-parts-lookahead-2",
+            (Method::FirstCandidate, _) => "first-candidate",
+            (Method::Human, _) => "human",
+        }
     }
 }
