@@ -62,6 +62,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Solve(args) => cmd::solve::run(args, cli.quiet, &mut out),
         Command::Thesis(args) => cmd::thesis::run(args, &mut out),
+        Command::Optimal(args) => cmd::optimal::run(args, cli.quiet, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

@@ -1,2 +1,3 @@
+pub mod optimal;
 pub mod solve;
 pub mod thesis;

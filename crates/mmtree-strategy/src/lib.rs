@@ -20,9 +20,12 @@
 #![deny(missing_docs)]
 
 mod builder;
+mod optimal;
+mod perm;
 mod rule;
 mod valuation;
 
 pub use builder::Solver;
+pub use optimal::{Checkpoint, CheckpointEntry, Objective, OptimalConfig, OptimalError, OptimalSearch, SearchStats};
 pub use rule::{GuessRule, Pool, Ties};
 pub use valuation::{Best, Valuation};
