@@ -238,6 +238,8 @@ pub struct OptimalSearch<'s> {
     branching: u64,
     /// `lower[m]`: the perfect-tree bound for `m` codes.
     lower: Vec<u32>,
+    /// `capacities[d]`: most secrets `d` guesses can settle.
+    capacities: Vec<u64>,
     table: Vec<Shard>,
     stop: Option<&'s AtomicBool>,
     progress: Option<&'s (dyn Fn(u64) + Sync)>,
@@ -252,11 +254,22 @@ impl<'s> OptimalSearch<'s> {
     pub fn new(space: &'s CodeSpace, config: OptimalConfig) -> OptimalSearch<'s> {
         let branching = (space.scheme().len() as u64).saturating_sub(1).max(1);
         let lower = perfect_bounds(space.len(), branching);
+        let capacities = (0..UNLIMITED)
+            .map(|d| {
+                let (mut cap, mut level) = (0u64, 1u64);
+                for _ in 0..d {
+                    cap = cap.saturating_add(level);
+                    level = level.saturating_mul(branching);
+                }
+                cap
+            })
+            .collect();
         OptimalSearch {
             space,
             config,
             branching,
             lower,
+            capacities,
             table: (0..SHARDS).map(|_| Mutex::new(HashMap::default())).collect(),
             stop: None,
             progress: None,
@@ -374,16 +387,13 @@ impl<'s> OptimalSearch<'s> {
     }
 
     /// Secrets `depth` guesses can settle at most.
+    #[inline]
     fn capacity(&self, depth: u8) -> u64 {
         if depth == UNLIMITED {
-            return u64::MAX;
+            u64::MAX
+        } else {
+            self.capacities[depth as usize]
         }
-        let (mut cap, mut level) = (0u64, 1u64);
-        for _ in 0..depth {
-            cap = cap.saturating_add(level);
-            level = level.saturating_mul(self.branching);
-        }
-        cap
     }
 
     /// The admissible bound of `m` codes within `depth` guesses (`INFINITE`: impossible).
@@ -653,17 +663,17 @@ impl<'s> OptimalSearch<'s> {
             }
             counts[..f].fill(0);
             space.count_parts(g, set, &mut counts);
-            if counts[..f].iter().enumerate().any(|(i, &c)| i != win && c as usize == m) {
-                continue; // splits nothing: never part of an optimal strategy
-            }
+            counts[win] = 0;
             let mut bound = m as u32;
-            for (i, &c) in counts[..f].iter().enumerate() {
-                if i != win && c > 0 {
+            let mut splits = true;
+            for &c in &counts[..f] {
+                if c > 0 {
+                    splits &= c as usize != m; // one part of everything: learns nothing
                     bound = bound.saturating_add(self.bound(c as usize, child_depth));
                 }
             }
-            if bound >= budget {
-                continue; // can never beat the budget
+            if !splits || bound >= budget {
+                continue; // never part of an optimal strategy, or can never beat the budget
             }
             out.push((bound, g));
         }

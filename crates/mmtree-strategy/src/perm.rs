@@ -79,6 +79,9 @@ impl Symmetry {
     /// Whether `x` is the lexicographically smallest code of its orbit.
     pub(crate) fn is_canonical(&self, x: &Code) -> bool {
         let x = x.pegs();
+        if self.elements.len() == 1 && self.elements[0].0.iter().enumerate().all(|(i, &p)| p as usize == i) {
+            return self.free_in_order(x);
+        }
         let mut y = [0u8; 16];
         for (sigma, phi) in &self.elements {
             for i in 0..self.n {
@@ -106,6 +109,26 @@ impl Symmetry {
                     }
                     break;
                 }
+            }
+        }
+        true
+    }
+}
+
+impl Symmetry {
+    /// Identity on positions and bound colours: canonical iff the free colours of `x` first
+    /// appear as the smallest free colours in increasing order.
+    #[inline]
+    fn free_in_order(&self, x: &[u8]) -> bool {
+        let mut next = 0;
+        for &c in x {
+            if self.free_mask & (1 << c) == 0 {
+                continue;
+            }
+            if next < self.free.len() && c == self.free[next] {
+                next += 1;
+            } else if next == 0 || c > self.free[next - 1] {
+                return false; // a new free colour out of order
             }
         }
         true
