@@ -458,7 +458,7 @@ impl<'s> OptimalSearch<'s> {
         if node_bound >= budget {
             return Ok(None);
         }
-        if let Some((cost, _)) = self.perfect_candidate(set, depth) {
+        if let Some((cost, _)) = self.small_set_optimum(set, depth) {
             return Ok(found(cost));
         }
         match self.lookup(set, depth) {
@@ -599,40 +599,48 @@ impl<'s> OptimalSearch<'s> {
         Ok(Some(running))
     }
 
-    /// A candidate whose parts all have at most 2 codes and whose cost (then exact) meets the
-    /// admissible bound of `set`: an optimal guess found with `|K|²` scorings instead of a
-    /// scan of the whole pool. The first such candidate in code order.
-    fn perfect_candidate(&self, set: &[CodeIndex], depth: u8) -> Option<(u32, CodeIndex)> {
+    /// An optimal guess of a small set proven from its candidates alone (`|K|²` scorings
+    /// instead of a scan of the whole pool), or `None`.
+    ///
+    /// A candidate whose non-winning parts all have at most 2 codes has the exact cost `|K|`
+    /// plus 1 per single and 3 per pair. Let `C` be the least such cost. Every other candidate
+    /// costs at least its bound, and every non-candidate at least `2|K|` (each code needs this
+    /// guess and one more). If `C` is at most all of these, it is optimal; the first candidate
+    /// in code order reaching it is played.
+    fn small_set_optimum(&self, set: &[CodeIndex], depth: u8) -> Option<(u32, CodeIndex)> {
         let m = set.len();
-        let target = self.bound(m, depth);
-        // Parts of 2 need 2 more guesses; only sets small enough to meet the bound qualify.
-        if depth < 2 || target == INFINITE || (m as u64) > 2 * self.branching + 1 {
+        // Parts of 2 need 2 more guesses, singles 1; larger sets never qualify.
+        if depth < 3 || (m as u64) > 2 * self.branching + 1 {
             return None;
         }
+        let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
         let (f, win) = (self.space.scheme().len(), self.space.scheme().win().get());
         let mut counts: Counts = [0; MAX_FEEDBACKS];
+        let mut exact: Option<(u32, CodeIndex)> = None;
+        let mut other_bound = if self.config.pool == Pool::All { 2 * m as u32 } else { INFINITE };
         for &g in set {
             counts[..f].fill(0);
             self.space.count_parts(g, set, &mut counts);
+            counts[win] = 0;
             let mut cost = m as u32;
-            let mut ok = true;
-            for (i, &c) in counts[..f].iter().enumerate() {
-                match c {
-                    0 => {}
-                    _ if i == win => {}
-                    1 => cost += 1,
-                    2 if depth >= 3 => cost += 3,
-                    _ => {
-                        ok = false;
-                        break;
-                    }
+            let mut small = true;
+            let mut splits = true;
+            for &c in &counts[..f] {
+                if c > 0 {
+                    small &= c <= 2;
+                    splits &= c as usize != m;
+                    cost = cost.saturating_add(self.bound(c as usize, child_depth));
                 }
             }
-            if ok && cost == target {
-                return Some((cost, g));
+            if small {
+                if exact.is_none_or(|(best, _)| cost < best) {
+                    exact = Some((cost, g));
+                }
+            } else if splits {
+                other_bound = other_bound.min(cost);
             }
         }
-        None
+        exact.filter(|&(cost, _)| cost <= other_bound)
     }
 
     /// The guesses worth trying on `set`, one per symmetry class and per distinct partition,
@@ -703,7 +711,7 @@ impl<'s> OptimalSearch<'s> {
         let m = set.len();
         let guess = if m <= 2 {
             set[0]
-        } else if let Some((_, g)) = self.perfect_candidate(&set, depth) {
+        } else if let Some((_, g)) = self.small_set_optimum(&set, depth) {
             g
         } else {
             let entry = match self.lookup(&set, depth) {
