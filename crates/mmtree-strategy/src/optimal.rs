@@ -343,6 +343,11 @@ impl<'s> OptimalSearch<'s> {
                 return Err(OptimalError::CheckpointCorrupt { entry: i });
             }
             let set: Vec<CodeIndex> = e.set.iter().map(|&c| CodeIndex::from_index(c)).collect();
+            // A guess that splits nothing would send the tree builder round in circles.
+            let parts = self.space.split(CodeIndex::from_index(e.guess), &set);
+            if parts.len() == 1 && parts[0].0 != self.space.scheme().win() {
+                return Err(OptimalError::CheckpointCorrupt { entry: i });
+            }
             self.store(&set, e.depth, Entry::Exact(e.cost, CodeIndex::from_index(e.guess)));
         }
         Ok(())
