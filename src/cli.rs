@@ -47,6 +47,8 @@ pub enum Command {
     Advise(AdviseArgs),
     /// Play a game in the terminal: the program keeps the secret, you guess.
     Play(PlayArgs),
+    /// Exact optimal strategy (least average or least worst case) by exhaustive search.
+    Optimal(OptimalArgs),
 }
 
 #[derive(Args, Debug, Clone)]
@@ -389,4 +391,40 @@ pub struct PlayArgs {
     /// Seed of the random secret, for repeatable games.
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ObjectiveArg {
+    Average,
+    Worst,
+}
+
+#[derive(Args, Debug)]
+pub struct OptimalArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Minimise the total (average) guesses, or the maximum and then the total.
+    #[arg(long, value_enum, default_value = "average")]
+    pub objective: ObjectiveArg,
+    /// No secret may need more than D guesses.
+    #[arg(long, value_name = "D")]
+    pub max_depth: Option<u8>,
+    /// Guess from all codes or only from the candidates.
+    #[arg(long, value_enum, default_value = "all")]
+    pub pool: PoolArg,
+    /// Write the optimal tree to FILE.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Save finished subtrees to FILE on Ctrl-C and at the end; resume from it if it exists.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Print search statistics (nodes, cut-offs, table hits, time) to stderr.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: FormatArg,
+    /// Stop after this many search nodes, as if interrupted (for testing checkpoints).
+    #[arg(long, value_name = "N", hide = true)]
+    pub stop_after_nodes: Option<u64>,
 }

@@ -73,6 +73,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => cmd::merge::run(args, &mut out),
         Command::Advise(args) => cmd::advise::run(args, &mut out),
         Command::Play(args) => cmd::play::run(args, &mut std::io::stdin().lock(), &mut out),
+        Command::Optimal(args) => cmd::optimal::run(args, cli.quiet, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

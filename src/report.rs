@@ -85,6 +85,33 @@ impl SolveReport {
         })
     }
 
+    /// The row of an optimal tree: `valuation` is `optimal-average` or `optimal-worst`, `ties`
+    /// is `first` (the first optimal guess in the search order is played).
+    pub fn optimal(
+        game: &Game,
+        valuation: &'static str,
+        pool: mmtree_strategy::Pool,
+        tree: &StrategyTree,
+        space: &CodeSpace,
+        alphabet: &Alphabet,
+    ) -> SolveReport {
+        let stats = tree.stats();
+        SolveReport {
+            n: game.n(),
+            k: game.k(),
+            variant: game.variant().name(),
+            feedback: game.feedback_kind().name(),
+            valuation,
+            pool: pool.name(),
+            ties: "first",
+            first_guess: tree.first_guess().map(|g| alphabet.format(&space.code(g))).unwrap_or_default(),
+            max: stats.max,
+            total: stats.total,
+            average: stats.average(),
+            histogram: stats.histogram,
+        }
+    }
+
     pub const COLUMNS: [&'static str; 12] = [
         "n",
         "k",

@@ -3,6 +3,7 @@ pub mod dot;
 pub mod export;
 pub mod first_guesses;
 pub mod merge;
+pub mod optimal;
 pub mod play;
 pub mod solve;
 pub mod stats;

@@ -26,6 +26,8 @@
 mod advice;
 mod builder;
 mod lookahead;
+mod optimal;
+mod perm;
 mod rule;
 mod simple;
 mod valuation;
@@ -33,6 +35,7 @@ mod valuation;
 pub use advice::{rank_guesses, RankedGuess};
 pub use builder::Solver;
 pub use lookahead::two_step_partition;
+pub use optimal::{Checkpoint, CheckpointEntry, Objective, OptimalConfig, OptimalError, OptimalSearch, SearchStats};
 pub use rule::{GuessRule, Method, Pool, Ties};
 pub use simple::{first_candidate, human_guess};
 pub use valuation::{Best, Valuation};

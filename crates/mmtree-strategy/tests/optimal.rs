@@ -1,0 +1,301 @@
+//! The exact search against published optima and against an independent exhaustive recursion.
+//!
+//! The exhaustive check uses only the literal scorer `score_reference`, no bounds, no symmetry,
+//! no guess ordering: every splitting guess of the pool is tried on every candidate set. It
+//! memoises set → optimum (plain dynamic programming, which prunes nothing) so that every game
+//! of at most 64 codes finishes in the test suite.
+
+use std::collections::HashMap;
+
+use mmtree_core::{
+    score_reference, Code, CodeSpace, Feedback, FeedbackKind, Game, GameSpec, MemoryLimit, Node, NodeId, StrategyTree,
+    Variant,
+};
+use mmtree_strategy::{Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
+
+fn space(spec: GameSpec) -> CodeSpace {
+    let mut space = CodeSpace::new(Game::new(spec).unwrap(), MemoryLimit(1 << 32)).unwrap();
+    space.build_table(1 << 28);
+    space
+}
+
+fn optimal(
+    space: &CodeSpace,
+    objective: Objective,
+    max_depth: Option<u8>,
+    pool: Pool,
+) -> Result<StrategyTree, OptimalError> {
+    let config = OptimalConfig { objective, max_depth, pool, stop_after_nodes: None };
+    OptimalSearch::new(space, config).run()
+}
+
+/// Checks the tree with the reference scorer: each node's edges are exactly the non-empty
+/// parts of its candidates, wins are leaves of the guess, every secret ends at one leaf.
+fn check_tree(tree: &StrategyTree, codes: &[Code], pool: Pool) {
+    let game = *tree.game();
+    let scheme = mmtree_core::FeedbackScheme::new(&game);
+    #[allow(clippy::too_many_arguments)] // a recursive helper carrying its context
+    fn walk(
+        tree: &StrategyTree,
+        id: NodeId,
+        cands: Vec<usize>,
+        codes: &[Code],
+        game: &Game,
+        scheme: &mmtree_core::FeedbackScheme,
+        pool: Pool,
+        found: &mut Vec<usize>,
+    ) {
+        match *tree.node(id) {
+            Node::Leaf { .. } => panic!("leaf reached without a winning edge"),
+            Node::Guess { guess, candidates, .. } => {
+                assert_eq!(candidates as usize, cands.len());
+                if pool == Pool::Candidates {
+                    assert!(cands.contains(&guess.get()), "guess outside the candidates");
+                }
+                let mut parts: std::collections::BTreeMap<Feedback, Vec<usize>> = Default::default();
+                for &c in &cands {
+                    parts.entry(score_reference(game, &codes[guess.get()], &codes[c])).or_default().push(c);
+                }
+                let edges = tree.children(id);
+                assert_eq!(edges.len(), parts.len(), "edges are not the parts");
+                for e in edges {
+                    let fb = scheme.feedback(e.feedback);
+                    let part = parts.remove(&fb).expect("edge with an empty part");
+                    if fb.black == game.n() {
+                        assert_eq!(*tree.node(e.child), Node::Leaf { secret: guess });
+                        found.push(guess.get());
+                    } else {
+                        walk(tree, e.child, part, codes, game, scheme, pool, found);
+                    }
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(tree, tree.root(), (0..codes.len()).collect(), codes, &game, &scheme, pool, &mut found);
+    found.sort_unstable();
+    assert_eq!(found, (0..codes.len()).collect::<Vec<_>>());
+}
+
+/// Plain exhaustive optimum over candidate sets as 64-bit masks (games of at most 64 codes):
+/// least total guesses for `cands` with at most `depth` guesses (`u32::MAX`: no limit).
+struct Exhaustive {
+    /// `parts[g]`: the non-winning parts of the whole space under guess `g`, as masks.
+    parts: Vec<Vec<u64>>,
+    pool: Pool,
+    memo: HashMap<(u64, u32), Option<u64>>,
+}
+
+impl Exhaustive {
+    fn new(game: Game, codes: &[Code], pool: Pool) -> Exhaustive {
+        let win = Feedback { black: game.n(), white: 0 };
+        let parts = codes
+            .iter()
+            .map(|g| {
+                let mut by_feedback: std::collections::BTreeMap<Feedback, u64> = Default::default();
+                for (i, c) in codes.iter().enumerate() {
+                    let fb = score_reference(&game, g, c);
+                    if fb != win {
+                        *by_feedback.entry(fb).or_default() |= 1 << i;
+                    }
+                }
+                by_feedback.into_values().collect()
+            })
+            .collect();
+        Exhaustive { parts, pool, memo: HashMap::new() }
+    }
+
+    fn opt(&mut self, cands: u64, depth: u32) -> Option<u64> {
+        if depth == 0 {
+            return None;
+        }
+        let child_depth = if depth == u32::MAX { u32::MAX } else { depth - 1 };
+        if let Some(&v) = self.memo.get(&(cands, depth)) {
+            return v;
+        }
+        let mut best: Option<u64> = None;
+        for g in 0..self.parts.len() {
+            if self.pool == Pool::Candidates && cands & (1 << g) == 0 {
+                continue;
+            }
+            let parts: Vec<u64> = self.parts[g].iter().map(|p| p & cands).filter(|&p| p != 0).collect();
+            if parts.contains(&cands) {
+                continue; // learns nothing: would recurse on the same set forever
+            }
+            let mut total = Some(u64::from(cands.count_ones()));
+            for part in parts {
+                total = match (total, self.opt(part, child_depth)) {
+                    (Some(t), Some(c)) => Some(t + c),
+                    _ => None,
+                };
+            }
+            if let Some(t) = total {
+                best = Some(best.map_or(t, |b| b.min(t)));
+            }
+        }
+        self.memo.insert((cands, depth), best);
+        best
+    }
+}
+
+fn small_games() -> Vec<GameSpec> {
+    let mut out = Vec::new();
+    for n in 1..=6u8 {
+        for k in 1..=35u8 {
+            for variant in [Variant::Repetition, Variant::Distinct] {
+                for feedback in [FeedbackKind::BlackWhite, FeedbackKind::Black] {
+                    let spec = GameSpec { n, k, variant, feedback };
+                    // One peg: every candidate set is reachable, so the exhaustive check stops at
+                    // 12 colours; `one_peg_games_cost_triangular_numbers` covers the rest. With
+                    // black pegs only (few, large parts) the plain recursion needs minutes
+                    // beyond 36 codes, so those games stop there.
+                    let max = if feedback == FeedbackKind::Black { 36 } else { 64 };
+                    if Game::new(spec).is_ok_and(|g| g.code_count() <= max) && (n > 1 || k <= 12) {
+                        out.push(spec);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_game_of_at_most_64_codes_matches_exhaustive_search() {
+    let games = small_games();
+    assert!(games.len() > 60);
+    for spec in games {
+        let space = space(spec);
+        let codes: Vec<Code> = space.iter().map(|(_, c)| c).collect();
+        let all: u64 = if codes.len() == 64 { u64::MAX } else { (1u64 << codes.len()) - 1 };
+        for pool in [Pool::All, Pool::Candidates] {
+            let mut brute = Exhaustive::new(*space.game(), &codes, pool);
+            let unlimited = codes.len() as u32;
+            let best_total = brute.opt(all, u32::MAX).expect("some strategy always exists");
+            let worst = (1..=unlimited).find(|&d| brute.opt(all, d).is_some()).unwrap();
+            let worst_total = brute.opt(all, worst).unwrap();
+            let label = format!("{} pool {}", space.game(), pool.name());
+
+            let tree = optimal(&space, Objective::Average, None, pool).unwrap();
+            check_tree(&tree, &codes, pool);
+            assert_eq!(tree.stats().total, best_total, "{label} average");
+
+            let tree = optimal(&space, Objective::Worst, None, pool).unwrap();
+            check_tree(&tree, &codes, pool);
+            assert_eq!((tree.stats().max, tree.stats().total), (worst, worst_total), "{label} worst");
+
+            // Depth-limited average at the least feasible depth, and one below it.
+            let tree = optimal(&space, Objective::Average, Some(worst as u8), pool).unwrap();
+            assert_eq!(tree.stats().total, worst_total, "{label} max-depth {worst}");
+            if worst > 1 {
+                let none = optimal(&space, Objective::Average, Some(worst as u8 - 1), pool);
+                assert_eq!(none.unwrap_err(), OptimalError::NoStrategy { max_depth: worst as u8 - 1 }, "{label}");
+            }
+        }
+    }
+}
+
+#[test]
+fn one_peg_games_cost_triangular_numbers() {
+    // One peg: each guess rules out at most one code, so the optimum is 1 + 2 + ... + k.
+    for k in 1..=35u8 {
+        let space = space(GameSpec::mastermind(1, k));
+        let tree = optimal(&space, Objective::Average, None, Pool::All).unwrap();
+        assert_eq!(tree.stats().total, u64::from(k) * u64::from(k + 1) / 2, "[1,{k}]");
+    }
+}
+
+#[test]
+fn mastermind_4_6_average_is_5625() {
+    // Koyama & Lai 1993.
+    let space = space(GameSpec::mastermind(4, 6));
+    let tree = optimal(&space, Objective::Average, None, Pool::All).unwrap();
+    let stats = tree.stats();
+    assert_eq!((stats.total, stats.max), (5625, 6));
+    let codes: Vec<Code> = space.iter().map(|(_, c)| c).collect();
+    check_tree(&tree, &codes, Pool::All);
+}
+
+#[test]
+fn mastermind_4_6_within_5_guesses_is_5626() {
+    let space = space(GameSpec::mastermind(4, 6));
+    let tree = optimal(&space, Objective::Average, Some(5), Pool::All).unwrap();
+    let stats = tree.stats();
+    assert_eq!((stats.total, stats.max), (5626, 5));
+}
+
+#[test]
+fn mastermind_4_6_worst_case_is_5() {
+    // Knuth 1977: 5 guesses always suffice and 4 do not; the least total within 5 is 5626.
+    let space = space(GameSpec::mastermind(4, 6));
+    let tree = optimal(&space, Objective::Worst, None, Pool::All).unwrap();
+    let stats = tree.stats();
+    assert_eq!((stats.max, stats.total), (5, 5626));
+}
+
+#[test]
+fn two_pegs_match_chen_and_lin() {
+    // Chen & Lin 2004, optimal totals for [2,k], k = 3..10.
+    let published = [21u64, 45, 81, 132, 198, 284, 388, 517];
+    for (k, total) in (3u8..=10).zip(published) {
+        let space = space(GameSpec::mastermind(2, k));
+        let tree = optimal(&space, Objective::Average, None, Pool::All).unwrap();
+        assert_eq!(tree.stats().total, total, "[2,{k}]");
+    }
+}
+
+#[test]
+fn three_pegs_match_other_programs() {
+    for (k, total) in [(3u8, 73u64), (4, 206)] {
+        let space = space(GameSpec::mastermind(3, k));
+        let tree = optimal(&space, Objective::Average, None, Pool::All).unwrap();
+        assert_eq!(tree.stats().total, total, "[3,{k}]");
+    }
+}
+
+#[test]
+fn mastermind_4_6_candidates_only_is_5660() {
+    let space = space(GameSpec::mastermind(4, 6));
+    let tree = optimal(&space, Objective::Average, None, Pool::Candidates).unwrap();
+    assert_eq!(tree.stats().total, 5660);
+}
+
+#[test]
+fn resuming_from_a_checkpoint_gives_the_same_optimum() {
+    let space = space(GameSpec::mastermind(4, 6));
+    let mut config = OptimalConfig::new(Objective::Average);
+    config.stop_after_nodes = Some(2000);
+    let first = OptimalSearch::new(&space, config);
+    assert!(matches!(first.run(), Err(OptimalError::Stopped { .. })));
+    let checkpoint = first.checkpoint();
+    assert!(!checkpoint.entries.is_empty());
+    let second = OptimalSearch::new(&space, OptimalConfig::new(Objective::Average));
+    second.resume(&checkpoint).unwrap();
+    let tree = second.run().unwrap();
+    assert_eq!(tree.stats().total, 5625);
+    assert!(second.stats().table_hits > 0);
+    let other = space_of_other_game();
+    assert!(matches!(
+        OptimalSearch::new(&other, OptimalConfig::new(Objective::Average)).resume(&checkpoint),
+        Err(OptimalError::CheckpointMismatch { .. })
+    ));
+}
+
+fn space_of_other_game() -> CodeSpace {
+    space(GameSpec::mastermind(3, 3))
+}
+
+#[test]
+// Measured: not finished after 240 s wall / 159 s CPU on the shared 2-core machine (167k nodes).
+#[ignore = "Bulls and Cows takes longer than the suite's budget; run with --ignored --release"]
+fn bulls_and_cows_is_26274_within_7_and_not_6() {
+    // Tanaka 1996.
+    let space = space(GameSpec::bulls_and_cows(4, 10));
+    let tree = optimal(&space, Objective::Average, None, Pool::All).unwrap();
+    let stats = tree.stats();
+    assert_eq!((stats.total, stats.max), (26274, 7));
+    assert_eq!(
+        optimal(&space, Objective::Average, Some(6), Pool::All).unwrap_err(),
+        OptimalError::NoStrategy { max_depth: 6 }
+    );
+}

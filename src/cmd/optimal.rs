@@ -1,0 +1,109 @@
+//! `mmtree optimal`: the exact optimal strategy of one game, its figures and optionally its tree.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use mmtree_io::{write_atomic, Format};
+use mmtree_strategy::{Checkpoint, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
+
+use crate::cli::{ObjectiveArg, OptimalArgs, PoolArg};
+use crate::config::{self, GameConfig};
+use crate::report::SolveReport;
+
+/// Set by the Ctrl-C handler; the search polls it.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
+    let game = GameConfig::resolve(&args.game)?;
+    if args.max_depth == Some(0) || args.max_depth == Some(u8::MAX) {
+        return Err(crate::UsageError("--max-depth must be between 1 and 254".into()).into());
+    }
+    let space = game.space()?;
+    let objective = match args.objective {
+        ObjectiveArg::Average => Objective::Average,
+        ObjectiveArg::Worst => Objective::Worst,
+    };
+    let pool = match args.pool {
+        PoolArg::All => Pool::All,
+        PoolArg::Candidates => Pool::Candidates,
+    };
+    let config = OptimalConfig { objective, max_depth: args.max_depth, pool, stop_after_nodes: args.stop_after_nodes };
+    // A second handler cannot be installed (e.g. in tests running several commands); the
+    // search then just cannot be interrupted, which is harmless.
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+
+    let bar = indicatif::ProgressBar::with_draw_target(
+        None,
+        if quiet { indicatif::ProgressDrawTarget::hidden() } else { indicatif::ProgressDrawTarget::stderr() },
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{elapsed_precise} {spinner} {pos} nodes searched ({per_sec})")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    let progress = |nodes: u64| bar.set_position(nodes);
+    let search = OptimalSearch::new(&space, config).with_stop_flag(&INTERRUPTED).with_progress(&progress);
+    if let Some(path) = &args.checkpoint {
+        if path.exists() {
+            let bytes = std::fs::read(path).with_context(|| format!("cannot read checkpoint {}", path.display()))?;
+            let checkpoint: Checkpoint = serde_json::from_slice(&bytes)
+                .map_err(|e| crate::UsageError(format!("checkpoint {} is not valid: {e}", path.display())))?;
+            search.resume(&checkpoint).map_err(|e| crate::UsageError(format!("checkpoint {}: {e}", path.display())))?;
+        }
+    }
+    let start = Instant::now();
+    let result = search.run();
+    bar.finish_and_clear();
+    let elapsed = start.elapsed();
+    if let Some(path) = &args.checkpoint {
+        save_checkpoint(&search.checkpoint(), path)?;
+    }
+    if args.verbose {
+        let s = search.stats();
+        eprintln!(
+            "mmtree: {:.3} s, {} nodes, {} cut-offs, {} table hits, {} table entries",
+            elapsed.as_secs_f64(),
+            s.nodes,
+            s.cutoffs,
+            s.table_hits,
+            s.table_entries
+        );
+    }
+    let tree = match result {
+        Ok(tree) => tree,
+        Err(e @ OptimalError::Stopped { .. }) => {
+            let hint = match &args.checkpoint {
+                Some(p) => format!("finished subtrees saved to {}; rerun to resume", p.display()),
+                None => "use --checkpoint FILE to keep finished subtrees".to_string(),
+            };
+            anyhow::bail!("{e}; {hint}");
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if let Some(path) = &args.output {
+        let bytes = serde_json::to_vec(&tree)?;
+        write_atomic(path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let valuation = match objective {
+        Objective::Average => "optimal-average",
+        Objective::Worst => "optimal-worst",
+    };
+    let report = SolveReport::optimal(&game.game, valuation, pool, &tree, &space, &game.alphabet);
+    match config::format(args.format) {
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
+        format => write!(
+            out,
+            "{}",
+            SolveReport::table(std::slice::from_ref(&report), &format!("{} {valuation}", game.game)).render(format)
+        )?,
+    }
+    Ok(())
+}
+
+fn save_checkpoint(checkpoint: &Checkpoint, path: &Path) -> Result<()> {
+    let bytes = serde_json::to_vec(checkpoint)?;
+    write_atomic(path, &bytes).with_context(|| format!("cannot write checkpoint {}", path.display()))
+}

@@ -1,0 +1,84 @@
+//! `mmtree optimal` end to end: published optima, JSON keys, tree output, checkpoints, errors.
+
+use std::process::Command;
+
+fn mmtree(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_mmtree")).args(args).output().expect("runs mmtree")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = mmtree(args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+#[test]
+fn average_4_6_is_5625_with_the_solve_keys() {
+    // Koyama & Lai 1993.
+    let v = json(&["optimal", "-n", "4", "-k", "6", "--format", "json", "-q"]);
+    assert_eq!(v["total"], 5625);
+    assert_eq!(v["max"], 6);
+    assert_eq!(v["valuation"], "optimal-average");
+    assert_eq!(v["pool"], "all");
+    for key in ["n", "k", "variant", "feedback", "ties", "first_guess", "average", "histogram"] {
+        assert!(v.get(key).is_some(), "missing key {key}");
+    }
+}
+
+#[test]
+fn depth_limit_and_worst_case_of_4_6() {
+    let v = json(&["optimal", "-n", "4", "-k", "6", "--max-depth", "5", "--format", "json", "-q"]);
+    assert_eq!((v["total"].as_u64(), v["max"].as_u64()), (Some(5626), Some(5)));
+    let v = json(&["optimal", "-n", "4", "-k", "6", "--objective", "worst", "--format", "json", "-q"]);
+    assert_eq!((v["max"].as_u64(), v["total"].as_u64()), (Some(5), Some(5626)));
+    assert_eq!(v["valuation"], "optimal-worst");
+}
+
+#[test]
+fn impossible_depth_is_reported() {
+    // 1296 codes cannot be told apart in 4 guesses (Knuth 1977).
+    let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--max-depth", "4", "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no strategy solves every secret within 4 guesses"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn tree_file_is_written() {
+    let dir = std::env::temp_dir().join(format!("mmtree-optimal-tree-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("3x3.json");
+    let v = json(&["optimal", "-n", "3", "-k", "3", "-o", path.to_str().unwrap(), "--format", "json", "-q"]);
+    assert_eq!(v["total"], 73);
+    let tree: mmtree::core::StrategyTree = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(tree.stats().total, 73);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn interrupted_search_resumes_from_its_checkpoint() {
+    let dir = std::env::temp_dir().join(format!("mmtree-optimal-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ckpt = dir.join("4x6.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "--stop-after-nodes", "1500", "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("search stopped"));
+    assert!(ckpt.exists());
+    let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "--verbose", "--format", "json", "-q"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["total"], 5625);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("table hits"));
+    // A checkpoint of another game is refused as bad input.
+    let out = mmtree(&["optimal", "-n", "3", "-k", "3", "--checkpoint", c, "-q"]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_depth_is_a_usage_error() {
+    let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--max-depth", "0", "-q"]);
+    assert_eq!(out.status.code(), Some(2));
+}
