@@ -4,7 +4,26 @@ use serde::Serialize;
 
 use mmtree_core::{Alphabet, CodeSpace, Game, StrategyTree};
 use mmtree_io::{Cell, Table, TreeFile};
-use mmtree_strategy::{GuessRule, Pool, Ties, Valuation};
+use mmtree_strategy::{GuessRule, Pool, Ties};
+
+/// Every rule name a tree file may record (`GuessRule::name` and the optimal searches).
+const RULE_NAMES: [&str; 12] = [
+    "minimax",
+    "expected-size",
+    "entropy",
+    "most-parts",
+    "first-candidate",
+    "human",
+    "minimax-lookahead-2",
+    "expected-size-lookahead-2",
+    "entropy-lookahead-2",
+    "most-parts-lookahead-2",
+    "optimal-average",
+    "optimal-worst",
+];
+
+/// The `ties` of an optimal tree: the first optimal guess in search order is played.
+pub const OPTIMAL_TIES: &str = "first";
 
 /// One result row. Its JSON keys are a contract (`solve --format json`): keep them as is.
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -53,15 +72,17 @@ impl SolveReport {
         let h = &file.header;
         let unknown =
             |what: &str, name: &str| crate::UsageError(format!("unknown {what} '{name}' recorded in the file"));
-        let valuation =
-            Valuation::from_name(&h.rule.valuation).ok_or_else(|| unknown("valuation", &h.rule.valuation))?;
+        let valuation = RULE_NAMES
+            .into_iter()
+            .find(|&name| name == h.rule.valuation)
+            .ok_or_else(|| unknown("valuation", &h.rule.valuation))?;
         let pool = [Pool::All, Pool::Candidates]
             .into_iter()
             .find(|p| p.name() == h.rule.pool)
             .ok_or_else(|| unknown("pool", &h.rule.pool))?;
-        let ties = [Ties::Smallest, Ties::Largest]
+        let ties = [Ties::Smallest.name(), Ties::Largest.name(), OPTIMAL_TIES]
             .into_iter()
-            .find(|t| t.name() == h.rule.ties)
+            .find(|&t| t == h.rule.ties)
             .ok_or_else(|| unknown("tie order", &h.rule.ties))?;
         let game = file.tree.game();
         Ok(SolveReport {
@@ -69,9 +90,9 @@ impl SolveReport {
             k: game.k(),
             variant: game.variant().name(),
             feedback: game.feedback_kind().name(),
-            valuation: valuation.name(),
+            valuation,
             pool: pool.name(),
-            ties: ties.name(),
+            ties,
             first_guess: file
                 .tree
                 .first_guess()
@@ -103,7 +124,7 @@ impl SolveReport {
             feedback: game.feedback_kind().name(),
             valuation,
             pool: pool.name(),
-            ties: "first",
+            ties: OPTIMAL_TIES,
             first_guess: tree.first_guess().map(|g| alphabet.format(&space.code(g))).unwrap_or_default(),
             max: stats.max,
             total: stats.total,

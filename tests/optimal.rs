@@ -48,11 +48,14 @@ fn impossible_depth_is_reported() {
 fn tree_file_is_written() {
     let dir = std::env::temp_dir().join(format!("mmtree-optimal-tree-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("3x3.json");
+    let path = dir.join("3x3.mmt");
     let v = json(&["optimal", "-n", "3", "-k", "3", "-o", path.to_str().unwrap(), "--format", "json", "-q"]);
     assert_eq!(v["total"], 73);
-    let tree: mmtree::core::StrategyTree = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    assert_eq!(tree.stats().total, 73);
+    // A normal tree file: the independent checker accepts it and reads back the same figures.
+    let checked = mmtree(&["verify", path.to_str().unwrap(), "--format", "json"]);
+    assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stderr));
+    let stats = json(&["stats", path.to_str().unwrap(), "--format", "json"]);
+    assert_eq!((stats["total"].as_u64(), stats["valuation"].as_str()), (Some(73), Some("optimal-average")));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -23,6 +23,9 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         return Err(crate::UsageError("--max-depth must be between 1 and 254".into()).into());
     }
     let space = game.space()?;
+    if let Some(path) = &args.output {
+        super::tree_file::check_output_dir(path)?;
+    }
     let objective = match args.objective {
         ObjectiveArg::Average => Objective::Average,
         ObjectiveArg::Worst => Objective::Worst,
@@ -83,14 +86,15 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         }
         Err(e) => return Err(e.into()),
     };
-    if let Some(path) = &args.output {
-        let bytes = serde_json::to_vec(&tree)?;
-        write_atomic(path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
-    }
     let valuation = match objective {
         Objective::Average => "optimal-average",
         Objective::Worst => "optimal-worst",
     };
+    if let Some(path) = &args.output {
+        let info = mmtree_io::RuleInfo::new(valuation, pool.name(), crate::report::OPTIMAL_TIES, true, None);
+        let bytes = mmtree_io::TreeFile::new(tree.clone(), game.alphabet.first(game.game.k()), info).to_bytes();
+        write_atomic(path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let report = SolveReport::optimal(&game.game, valuation, pool, &tree, &space, &game.alphabet);
     match config::format(args.format) {
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,

@@ -46,7 +46,7 @@ pub fn load(path: &Path, limit: Option<&str>) -> Result<Loaded> {
 /// The rule as the header stores it.
 pub fn rule_info(rule: &GuessRule, space: &CodeSpace, alphabet: &Alphabet) -> RuleInfo {
     RuleInfo::new(
-        rule.valuation.name(),
+        rule.name(),
         rule.pool.name(),
         rule.ties.name(),
         rule.prefer_candidates,
