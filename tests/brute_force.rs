@@ -171,7 +171,7 @@ fn rules(last_code: CodeIndex) -> Vec<GuessRule> {
                         continue; // every guess is a candidate: the switch changes nothing
                     }
                     for first_guess in [None, Some(last_code)] {
-                        out.push(GuessRule { valuation, pool, ties, prefer_candidates, first_guess });
+                        out.push(GuessRule { pool, ties, prefer_candidates, first_guess, ..GuessRule::new(valuation) });
                     }
                 }
             }

@@ -41,7 +41,13 @@ fn rules(space: &CodeSpace, full_product: bool) -> Vec<GuessRule> {
                             + usize::from(!prefer_candidates)
                             + usize::from(first_guess.is_some());
                         if full_product || changed <= 1 {
-                            out.push(GuessRule { valuation, pool, ties, prefer_candidates, first_guess });
+                            out.push(GuessRule {
+                                pool,
+                                ties,
+                                prefer_candidates,
+                                first_guess,
+                                ..GuessRule::new(valuation)
+                            });
                         }
                     }
                 }
