@@ -207,6 +207,36 @@ impl CodeSpace {
         }
     }
 
+    /// Like [`CodeSpace::for_each_feedback`], stopping as soon as `visit` returns `false`;
+    /// returns whether every candidate was visited.
+    #[inline(always)]
+    pub fn try_for_each_feedback(
+        &self,
+        guess: CodeIndex,
+        candidates: &[CodeIndex],
+        mut visit: impl FnMut(usize) -> bool,
+    ) -> bool {
+        if let Some(table) = &self.table {
+            let n = self.codes.len();
+            let row = &table[guess.get() * n..(guess.get() + 1) * n];
+            return candidates.iter().all(|c| visit(row[c.get()] as usize));
+        }
+        let pg = &self.packed[guess.get()];
+        macro_rules! run {
+            ($l:literal) => {
+                candidates.iter().all(|c| {
+                    let (b, t) = pg.black_total::<$l>(&self.packed[c.get()], self.peg_mask);
+                    visit(self.lookup[((b << 4) | t) as usize] as usize)
+                })
+            };
+        }
+        match self.lanes {
+            1 => run!(1),
+            2 => run!(2),
+            _ => run!(3),
+        }
+    }
+
     #[inline(always)]
     fn visit_packed<const L: usize>(&self, guess: CodeIndex, candidates: &[CodeIndex], mut visit: impl FnMut(usize)) {
         let pg = &self.packed[guess.get()];

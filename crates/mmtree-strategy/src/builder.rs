@@ -235,25 +235,55 @@ impl<'s> Solver<'s> {
             {
                 continue;
             }
-            let mut parts = 0;
-            let key = if sparse {
-                let mut visit = |x: usize| {
-                    if counts[x] == 0 {
-                        touched[parts] = x as u8;
-                        parts += 1;
-                    }
-                    counts[x] += 1;
-                };
-                match columns {
-                    Some(columns) => columns[g.get() * m..(g.get() + 1) * m].iter().for_each(|&x| visit(x as usize)),
-                    None => self.space.for_each_feedback(g, candidates, visit),
-                }
-                valuation.key_sparse(&counts, &touched[..parts])
-            } else {
+            if !sparse {
                 counts[..f].fill(0);
-                self.space.count_parts(g, candidates, &mut counts);
-                valuation.key(&counts[..f])
+            }
+            let mut parts = 0;
+            // Running value of the partial count; every valuation's is monotone as candidates
+            // are added, so once it cannot end strictly better than the best, stop counting.
+            // (Entropy's float running sum costs more than it saves: no cut-off there.)
+            let cutoff = best.as_ref().map(|b| b.key).filter(|_| valuation != Valuation::Entropy);
+            let mut running = 0.0f64;
+            let mut seen = 0usize;
+            let mut visit = |x: usize| -> bool {
+                let c = counts[x];
+                if c == 0 {
+                    touched[parts] = x as u8;
+                    parts += 1;
+                }
+                counts[x] = c + 1;
+                seen += 1;
+                let Some(cut) = cutoff else { return true };
+                match valuation {
+                    Valuation::Minimax => f64::from(c + 1) < cut,
+                    Valuation::ExpectedSize => {
+                        running += f64::from(2 * c + 1);
+                        running < cut
+                    }
+                    Valuation::Entropy => true,
+                    Valuation::MostParts => -((parts + (m - seen)) as f64) < cut,
+                }
             };
+            let complete = match (columns, cutoff) {
+                (Some(columns), _) => columns[g.get() * m..(g.get() + 1) * m].iter().all(|&x| visit(x as usize)),
+                (None, Some(_)) => self.space.try_for_each_feedback(g, candidates, &mut visit),
+                (None, None) => {
+                    self.space.for_each_feedback(g, candidates, |x| {
+                        visit(x);
+                    });
+                    true
+                }
+            };
+            if !complete {
+                if sparse {
+                    for &x in &touched[..parts] {
+                        counts[x as usize] = 0;
+                    }
+                }
+                continue;
+            }
+            let key =
+                if sparse { valuation.key_sparse(&counts, &touched[..parts]) } else { valuation.key(&counts[..f]) };
             let improves = match &best {
                 None => true,
                 Some(b) => compare(valuation, key, &counts[..f], b.key, &b.counts[..f]) == Ordering::Less,
