@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-bin=./target/release/mmtree
+bin=${BIN:-./target/release/mmtree}
 timeout_s=${TIMEOUT:-600}
 games=("$@")
 [ ${#games[@]} -gt 0 ] || games=(4,6 4,10d 5,8 6,6 6,7 7,5 7,6 8,4 8,5)

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use mmtree_core::{Alphabet, CodeSpace, Game, StrategyTree};
+use mmtree_core::{Alphabet, CodeSpace, Game, Stats, StrategyTree};
 use mmtree_io::{Cell, Table, TreeFile};
 use mmtree_strategy::{GuessRule, Pool, Ties};
 
@@ -50,21 +50,8 @@ impl SolveReport {
         space: &CodeSpace,
         alphabet: &Alphabet,
     ) -> SolveReport {
-        let stats = tree.stats();
-        SolveReport {
-            n: game.n(),
-            k: game.k(),
-            variant: game.variant().name(),
-            feedback: game.feedback_kind().name(),
-            valuation: rule.name(),
-            pool: rule.pool.name(),
-            ties: rule.ties.name(),
-            first_guess: tree.first_guess().map(|g| alphabet.format(&space.code(g))).unwrap_or_default(),
-            max: stats.max,
-            total: stats.total,
-            average: stats.average(),
-            histogram: stats.histogram,
-        }
+        let first = tree.first_guess().map(|g| alphabet.format(&space.code(g))).unwrap_or_default();
+        SolveReport::from_figures(game, [rule.name(), rule.pool.name(), rule.ties.name()], first, &tree.stats())
     }
 
     /// The row of a tree file, from its header's recorded figures (nothing recomputed).
@@ -84,26 +71,13 @@ impl SolveReport {
             .into_iter()
             .find(|&t| t == h.rule.ties)
             .ok_or_else(|| unknown("tie order", &h.rule.ties))?;
-        let game = file.tree.game();
-        Ok(SolveReport {
-            n: game.n(),
-            k: game.k(),
-            variant: game.variant().name(),
-            feedback: game.feedback_kind().name(),
-            valuation,
-            pool: pool.name(),
-            ties,
-            first_guess: file
-                .tree
-                .first_guess()
-                .and_then(|g| space.try_code(g.index()))
-                .map(|c| alphabet.format(&c))
-                .unwrap_or_default(),
-            max: h.stats.max,
-            total: h.stats.total,
-            average: h.stats.average(),
-            histogram: h.stats.histogram.clone(),
-        })
+        let first = file
+            .tree
+            .first_guess()
+            .and_then(|g| space.try_code(g.index()))
+            .map(|c| alphabet.format(&c))
+            .unwrap_or_default();
+        Ok(SolveReport::from_figures(file.tree.game(), [valuation, pool.name(), ties], first, &h.stats))
     }
 
     /// The row of an optimal tree: `valuation` is `optimal-average` or `optimal-worst`, `ties`
@@ -116,20 +90,30 @@ impl SolveReport {
         space: &CodeSpace,
         alphabet: &Alphabet,
     ) -> SolveReport {
-        let stats = tree.stats();
+        let first = tree.first_guess().map(|g| alphabet.format(&space.code(g))).unwrap_or_default();
+        SolveReport::from_figures(game, [valuation, pool.name(), OPTIMAL_TIES], first, &tree.stats())
+    }
+
+    /// The row from its parts: `[valuation, pool, ties]` names and the figures.
+    fn from_figures(
+        game: &Game,
+        [valuation, pool, ties]: [&'static str; 3],
+        first_guess: String,
+        stats: &Stats,
+    ) -> SolveReport {
         SolveReport {
             n: game.n(),
             k: game.k(),
             variant: game.variant().name(),
             feedback: game.feedback_kind().name(),
             valuation,
-            pool: pool.name(),
-            ties: OPTIMAL_TIES,
-            first_guess: tree.first_guess().map(|g| alphabet.format(&space.code(g))).unwrap_or_default(),
+            pool,
+            ties,
+            first_guess,
             max: stats.max,
             total: stats.total,
             average: stats.average(),
-            histogram: stats.histogram,
+            histogram: stats.histogram.clone(),
         }
     }
 

@@ -10,9 +10,8 @@ use std::collections::BTreeMap;
 use num_bigint::BigUint;
 use rayon::prelude::*;
 
-use mmtree::core::{
-    CodeIndex, CodeSpace, FeedbackKind, Game, GameSpec, MemoryLimit, Node, NodeId, StrategyTree, Variant,
-};
+use mmtree::core::test_util::games_up_to;
+use mmtree::core::{CodeIndex, CodeSpace, FeedbackKind, Game, MemoryLimit, Node, NodeId, StrategyTree, Variant};
 use mmtree::strategy::{GuessRule, Pool, Solver, Ties, Valuation};
 
 type Code = Vec<u8>;
@@ -144,23 +143,6 @@ fn tree_paths(tree: &StrategyTree) -> BTreeMap<usize, Vec<usize>> {
     out
 }
 
-fn games(max_codes: u128) -> Vec<GameSpec> {
-    let mut out = Vec::new();
-    for n in 1..=8u8 {
-        for k in 1..=35u8 {
-            for variant in [Variant::Repetition, Variant::Distinct] {
-                for feedback in [FeedbackKind::BlackWhite, FeedbackKind::Black] {
-                    let spec = GameSpec { n, k, variant, feedback };
-                    if Game::new(spec).is_ok_and(|g| g.code_count() <= max_codes) {
-                        out.push(spec);
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
 fn rules(last_code: CodeIndex) -> Vec<GuessRule> {
     let mut out = Vec::new();
     for valuation in Valuation::ALL {
@@ -182,7 +164,7 @@ fn rules(last_code: CodeIndex) -> Vec<GuessRule> {
 
 #[test]
 fn solver_agrees_with_brute_force_on_every_game_up_to_256_codes() {
-    let specs = games(256);
+    let specs = games_up_to(256);
     assert!(specs.len() > 200, "the grid covers {} games", specs.len());
     let checked: usize = specs
         .par_iter()

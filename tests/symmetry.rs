@@ -4,25 +4,9 @@
 
 use rayon::prelude::*;
 
-use mmtree::core::{CodeIndex, CodeSpace, FeedbackKind, Game, GameSpec, MemoryLimit, Variant};
+use mmtree::core::test_util::games_up_to;
+use mmtree::core::{CodeIndex, CodeSpace, Game, MemoryLimit};
 use mmtree::strategy::{GuessRule, Pool, Solver, Ties, Valuation};
-
-fn games(max_codes: u128) -> Vec<GameSpec> {
-    let mut out = Vec::new();
-    for n in 1..=10u8 {
-        for k in 1..=35u8 {
-            for variant in [Variant::Repetition, Variant::Distinct] {
-                for feedback in [FeedbackKind::BlackWhite, FeedbackKind::Black] {
-                    let spec = GameSpec { n, k, variant, feedback };
-                    if Game::new(spec).is_ok_and(|g| g.code_count() <= max_codes) {
-                        out.push(spec);
-                    }
-                }
-            }
-        }
-    }
-    out
-}
 
 fn rules(space: &CodeSpace, full_product: bool) -> Vec<GuessRule> {
     // A fixed first guess that is not a class representative: the middle code.
@@ -59,7 +43,7 @@ fn rules(space: &CodeSpace, full_product: bool) -> Vec<GuessRule> {
 
 #[test]
 fn trees_are_identical_with_and_without_symmetry_reduction() {
-    let specs = games(4096);
+    let specs = games_up_to(4096);
     let pairs: usize = specs
         .par_iter()
         .map(|&spec| {

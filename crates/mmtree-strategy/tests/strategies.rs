@@ -3,9 +3,10 @@
 
 use std::collections::BTreeMap;
 
+use mmtree_core::test_util::games_up_to;
 use mmtree_core::{
     score_reference, Alphabet, Code, CodeIndex, CodeSpace, Feedback, FeedbackKind, Game, GameSpec, MemoryLimit, Node,
-    StrategyTree, Variant,
+    StrategyTree,
 };
 use mmtree_strategy::{GuessRule, Method, Pool, Solver, Valuation};
 
@@ -15,20 +16,7 @@ fn space(spec: GameSpec) -> CodeSpace {
 
 /// Every small game of both variants and both feedback kinds, up to `max` codes.
 fn small_games(max: u128) -> Vec<GameSpec> {
-    let mut out = Vec::new();
-    for n in 1..=4u8 {
-        for k in 1..=6u8 {
-            for variant in [Variant::Repetition, Variant::Distinct] {
-                for feedback in [FeedbackKind::BlackWhite, FeedbackKind::Black] {
-                    let spec = GameSpec { n, k, variant, feedback };
-                    if Game::new(spec).is_ok_and(|g| g.code_count() <= max) {
-                        out.push(spec);
-                    }
-                }
-            }
-        }
-    }
-    out
+    games_up_to(max).into_iter().filter(|s| s.n <= 4 && s.k <= 6).collect()
 }
 
 /// Plays every secret down the tree with the literal scorer; returns the total of guesses.
