@@ -6,6 +6,7 @@ use crate::code::{Code, CodeIndex};
 use crate::error::GameError;
 use crate::feedback::{FeedbackIndex, FeedbackScheme, MAX_FEEDBACKS};
 use crate::game::{Game, Variant};
+use crate::lanes::CodeBlocks;
 use crate::memory::MemoryLimit;
 use crate::score::PackedCode;
 
@@ -33,6 +34,7 @@ pub struct CodeSpace {
     lanes: usize,
     peg_mask: u32,
     table: Option<Vec<u8>>,
+    blocks: std::sync::OnceLock<CodeBlocks>,
 }
 
 impl CodeSpace {
@@ -52,6 +54,7 @@ impl CodeSpace {
             packed,
             lookup,
             table: None,
+            blocks: std::sync::OnceLock::new(),
         })
     }
 
@@ -88,6 +91,17 @@ impl CodeSpace {
     pub fn table_row(&self, code: CodeIndex) -> Option<&[u8]> {
         let n = self.codes.len();
         self.table.as_ref().map(|t| &t[code.get() * n..(code.get() + 1) * n])
+    }
+
+    /// Every code in [`CodeBlocks`] layout, for scoring 32 guesses at once (built on first use).
+    pub fn blocks(&self) -> &CodeBlocks {
+        self.blocks.get_or_init(|| CodeBlocks::new(&self.game, &self.codes))
+    }
+
+    /// The feedback index of a raw key `(b << 4) | t` from [`CodeBlocks`].
+    #[inline(always)]
+    pub fn feedback_of_raw(&self, raw: u8) -> usize {
+        self.lookup[raw as usize] as usize
     }
 
     /// Whether the feedback table is in use.

@@ -5,7 +5,10 @@ use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 
 use rayon::prelude::*;
 
-use mmtree_core::{CodeIndex, CodeSpace, Counts, StrategyTree, Subtree, Symmetry, MAX_FEEDBACKS};
+use mmtree_core::{
+    CodeBlocks, CodeIndex, CodeSpace, Counts, Probe, ProbeSet, StrategyTree, Subtree, Symmetry, BLOCK, MAX_FEEDBACKS,
+    MAX_PROBES,
+};
 
 use crate::rule::{GuessRule, Pool, Ties};
 use crate::valuation::Valuation;
@@ -20,6 +23,16 @@ thread_local! {
     /// Per-thread buffer for the transposed feedbacks of a small candidate set.
     static TRANSPOSED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
+
+/// Candidate sets up to this size are scanned 32 guesses at a time
+/// ([`Solver::choose_vertical`]).
+const VERTICAL_MAX: usize = 64;
+
+/// `(r + 1) log2 (r + 1) - r log2 r`: what a part's member of rank `r` adds to `sum s log2 s`.
+static RANK_XLOGX: std::sync::LazyLock<[f64; MAX_PROBES + 1]> = std::sync::LazyLock::new(|| {
+    let xlogx = |x: f64| if x < 2.0 { 0.0 } else { x * x.log2() };
+    std::array::from_fn(|r| xlogx(r as f64 + 1.0) - xlogx(r as f64))
+});
 
 /// Nodes with at least this many candidates build their children in parallel.
 const PARALLEL_CHILDREN: usize = 64;
@@ -165,20 +178,33 @@ impl<'s> Solver<'s> {
             Pool::Candidates => candidates.len(),
         };
         let m = candidates.len();
+        if self.rule.pool == Pool::All && m <= VERTICAL_MAX {
+            return self.choose_vertical(candidates, &ideal, &filter);
+        }
         let sparse = m <= 2 * self.space.scheme().len();
         let parallel = pool_len * m >= PARALLEL_SCAN_WORK;
         if sparse && pool_len > m && self.space.len() >= TRANSPOSE_MIN_CODES {
             // The first m guesses in priority order (the candidates, when preferred) often
             // include an ideal split; only if not is the transposition worth its cost.
             let (best, reached) =
-                self.scan(self.priority_order(candidates).take(m), 0, candidates, &ideal, &filter, None);
+                self.scan(self.priority_order(candidates).take(m), 0, candidates, &ideal, &filter, Kernel::Space);
             if reached {
                 return best.expect("an ideal guess was found").guess;
             }
         }
+        // Big sets without a table are scored 32 candidates at a time.
+        let node_blocks = (!sparse && !self.space.has_table()).then(|| {
+            let codes: Vec<_> = candidates.iter().map(|&c| self.space.code(c)).collect();
+            CodeBlocks::new(self.space.game(), &codes)
+        });
         let best = if parallel {
             let mut columns = Vec::new();
             let columns = (sparse && self.transpose(candidates, &mut columns)).then_some(&columns[..]);
+            let kernel = match (columns, &node_blocks) {
+                (Some(columns), _) => Kernel::Columns(columns),
+                (None, Some(blocks)) => Kernel::Blocks(blocks),
+                (None, None) => Kernel::Space,
+            };
             let order: Vec<CodeIndex> = self.priority_order(candidates).collect();
             let chunk = (order.len() / (rayon::current_num_threads() * 16)).max(64);
             let ideal_chunk = AtomicUsize::new(usize::MAX);
@@ -190,7 +216,7 @@ impl<'s> Solver<'s> {
                         return None;
                     }
                     let (best, reached) =
-                        self.scan(guesses.iter().copied(), i * chunk, candidates, &ideal, &filter, columns);
+                        self.scan(guesses.iter().copied(), i * chunk, candidates, &ideal, &filter, kernel);
                     if reached {
                         ideal_chunk.fetch_min(i, AtomicOrdering::Relaxed);
                     }
@@ -200,18 +226,127 @@ impl<'s> Solver<'s> {
         } else if sparse {
             // No rayon inside a sequential scan, so the per-thread buffer cannot be re-entered.
             TRANSPOSED.with_borrow_mut(|columns| {
-                let columns = self.transpose(candidates, columns).then_some(&columns[..]);
-                self.scan(self.priority_order(candidates), 0, candidates, &ideal, &filter, columns).0
+                let kernel = if self.transpose(candidates, columns) { Kernel::Columns(columns) } else { Kernel::Space };
+                self.scan(self.priority_order(candidates), 0, candidates, &ideal, &filter, kernel).0
             })
         } else {
-            self.scan(self.priority_order(candidates), 0, candidates, &ideal, &filter, None).0
+            let kernel = node_blocks.as_ref().map_or(Kernel::Space, Kernel::Blocks);
+            self.scan(self.priority_order(candidates), 0, candidates, &ideal, &filter, kernel).0
         };
         best.expect("BUG: a non-empty pool yields a best guess").guess
     }
 
+    /// [`Solver::choose_with`] for small candidate sets and the whole pool: 32 guesses at a
+    /// time, each block's partitions read off pairwise feedback equalities
+    /// ([`CodeBlocks::partition_stats`]). Only guesses whose block value may beat the best
+    /// are counted again one by one and compared exactly, so the choice is the plain rule's.
+    /// Symmetry is not needed for the result (a class's smallest member comes first in tie
+    /// order, so no other member can be strictly better) and costs more than it saves here.
+    fn choose_vertical(&self, candidates: &[CodeIndex], ideal: &Counts, filter: &Filter) -> CodeIndex {
+        let m = candidates.len();
+        let (mut best, reached) = if self.rule.prefer_candidates {
+            self.scan(self.priority_order(candidates).take(m), 0, candidates, ideal, filter, Kernel::Space)
+        } else {
+            (None, false)
+        };
+        if reached {
+            return best.expect("an ideal guess was found").guess;
+        }
+        let probes =
+            ProbeSet::new(self.space.game(), candidates.iter().map(|&c| Probe::new(&self.space.code(c))).collect());
+        let count = self.space.blocks().blocks();
+        let parallel = self.space.len() * m >= PARALLEL_SCAN_WORK;
+        let winner = if parallel {
+            let chunk = (count / (rayon::current_num_threads() * 16)).max(4);
+            let ideal_chunk = AtomicUsize::new(usize::MAX);
+            let seed = best.clone();
+            (0..count.div_ceil(chunk))
+                .into_par_iter()
+                .filter_map(|i| {
+                    if ideal_chunk.load(AtomicOrdering::Relaxed) < i {
+                        return None;
+                    }
+                    let (found, reached) = self.scan_blocks(
+                        i * chunk..((i + 1) * chunk).min(count),
+                        &probes,
+                        candidates,
+                        ideal,
+                        seed.clone(),
+                    );
+                    if reached {
+                        ideal_chunk.fetch_min(i, AtomicOrdering::Relaxed);
+                    }
+                    found
+                })
+                .reduce_with(|a, b| better(self.rule.valuation, a, b))
+        } else {
+            self.scan_blocks(0..count, &probes, candidates, ideal, best.take()).0
+        };
+        winner.or(best).expect("BUG: a non-empty pool yields a best guess").guess
+    }
+
+    /// Scores the pool's blocks at positions `range` of tie order against `probes` and folds
+    /// their guesses into `best`; returns the best and whether it reached the ideal partition.
+    fn scan_blocks(
+        &self,
+        range: std::ops::Range<usize>,
+        probes: &ProbeSet,
+        candidates: &[CodeIndex],
+        ideal: &Counts,
+        mut best: Option<Candidate>,
+    ) -> (Option<Candidate>, bool) {
+        let valuation = self.rule.valuation;
+        let f = self.space.scheme().len();
+        let m = candidates.len();
+        let ideal_key = valuation.key(&ideal[..f]);
+        let blocks = self.space.blocks();
+        let count = blocks.blocks();
+        let entropy = valuation == Valuation::Entropy;
+        let largest = self.rule.ties == Ties::Largest;
+        let order = range.map(|i| if largest { count - 1 - i } else { i });
+        let mut reached = false;
+        blocks.for_each_partition(order, probes, entropy, |b, stats, ranks| {
+            let valid = blocks.block_len(b);
+            for l in 0..valid {
+                let lane = if largest { valid - 1 - l } else { l };
+                let key = match valuation {
+                    Valuation::Minimax => f64::from(stats.largest[lane]),
+                    Valuation::ExpectedSize => f64::from(stats.sum_squares[lane]),
+                    Valuation::MostParts => -f64::from(stats.parts[lane]),
+                    Valuation::Entropy => ranks.iter().map(|r| RANK_XLOGX[r[lane] as usize]).sum(),
+                };
+                let promising = match &best {
+                    None => true,
+                    Some(best) if entropy => key <= best.key + 1e-6 * (1.0 + best.key.abs()),
+                    Some(best) => key < best.key,
+                };
+                if !promising {
+                    continue;
+                }
+                let g = CodeIndex::from_index((b * BLOCK + lane) as u32);
+                let mut counts: Counts = [0; MAX_FEEDBACKS];
+                self.space.count_parts(g, candidates, &mut counts);
+                let key = valuation.key(&counts[..f]);
+                let improves = match &best {
+                    None => true,
+                    Some(b) => compare(valuation, key, &counts[..f], b.key, &b.counts[..f]) == Ordering::Less,
+                };
+                if improves {
+                    let rank = if largest { self.space.len() - 1 - g.get() } else { g.get() };
+                    best = Some(Candidate { position: m + rank, guess: g, key, counts });
+                    if compare(valuation, key, &counts[..f], ideal_key, &ideal[..f]) != Ordering::Greater {
+                        reached = true;
+                        return false;
+                    }
+                }
+            }
+            true
+        });
+        (best, reached)
+    }
+
     /// Scans `guesses` (positions `offset..` of the priority order); returns the first best
-    /// guess and whether it reached the ideal partition. `columns`, when given, holds the
-    /// transposed feedbacks of the candidates (see [`Solver::transpose`]).
+    /// guess and whether it reached the ideal partition. `kernel` says where the feedbacks come from.
     fn scan(
         &self,
         guesses: impl Iterator<Item = CodeIndex>,
@@ -219,7 +354,7 @@ impl<'s> Solver<'s> {
         candidates: &[CodeIndex],
         ideal: &Counts,
         filter: &Filter,
-        columns: Option<&[u8]>,
+        kernel: Kernel,
     ) -> (Option<Candidate>, bool) {
         let valuation = self.rule.valuation;
         let f = self.space.scheme().len();
@@ -264,10 +399,16 @@ impl<'s> Solver<'s> {
                     Valuation::MostParts => -((parts + (m - seen)) as f64) < cut,
                 }
             };
-            let complete = match (columns, cutoff) {
-                (Some(columns), _) => columns[g.get() * m..(g.get() + 1) * m].iter().all(|&x| visit(x as usize)),
-                (None, Some(_)) => self.space.try_for_each_feedback(g, candidates, &mut visit),
-                (None, None) => {
+            let complete = match (kernel, cutoff) {
+                (Kernel::Columns(columns), _) => {
+                    columns[g.get() * m..(g.get() + 1) * m].iter().all(|&x| visit(x as usize))
+                }
+                (Kernel::Blocks(blocks), _) => blocks
+                    .try_for_each_block(&Probe::new(&self.space.code(g)), |keys, valid| {
+                        keys[..valid].iter().all(|&raw| visit(self.space.feedback_of_raw(raw)))
+                    }),
+                (Kernel::Space, Some(_)) => self.space.try_for_each_feedback(g, candidates, &mut visit),
+                (Kernel::Space, None) => {
                     self.space.for_each_feedback(g, candidates, |x| {
                         visit(x);
                     });
@@ -414,6 +555,17 @@ impl Iterator for PriorityOrder<'_> {
         }
         None
     }
+}
+
+/// How a scan gets the feedbacks of a guess on the candidates.
+#[derive(Clone, Copy)]
+enum Kernel<'a> {
+    /// From the code space (its table, or the packed scorer).
+    Space,
+    /// From the transposed table rows of the candidates (see [`Solver::transpose`]).
+    Columns(&'a [u8]),
+    /// From the candidates laid out in blocks, 32 at a time.
+    Blocks(&'a CodeBlocks),
 }
 
 /// Which guesses are scored: one per symmetry class (see [`Symmetry::is_representative`]).
