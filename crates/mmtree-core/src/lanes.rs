@@ -18,7 +18,7 @@ use crate::game::{FeedbackKind, Game, MAX_PEGS};
 pub const BLOCK: usize = 32;
 
 /// Most probes [`CodeBlocks::for_each_partition`] accepts (its pairwise work grows as the square).
-pub const MAX_PROBES: usize = 64;
+pub const MAX_PROBES: usize = 128;
 
 /// Codes in blocks of [`BLOCK`]: row `p < n` holds each code's colour at position `p`, row
 /// `n + c` its number of pegs of colour `c`.

@@ -11,7 +11,7 @@ use mmtree_core::{
 };
 
 use crate::rule::{GuessRule, Pool, Ties};
-use crate::valuation::Valuation;
+use crate::valuation::{xlogx, Valuation};
 
 /// Nodes whose scan (`pool x candidates`) is at least this many scorings split the pool
 /// across threads.
@@ -26,13 +26,52 @@ thread_local! {
 
 /// Candidate sets up to this size are scanned 32 guesses at a time
 /// ([`Solver::choose_vertical`]).
-const VERTICAL_MAX: usize = 64;
+const VERTICAL_MAX: usize = 128;
 
 /// `(r + 1) log2 (r + 1) - r log2 r`: what a part's member of rank `r` adds to `sum s log2 s`.
 static RANK_XLOGX: std::sync::LazyLock<[f64; MAX_PROBES + 1]> = std::sync::LazyLock::new(|| {
     let xlogx = |x: f64| if x < 2.0 { 0.0 } else { x * x.log2() };
     std::array::from_fn(|r| xlogx(r as f64 + 1.0) - xlogx(r as f64))
 });
+
+/// Entropy keys this close may be a tie that floats cannot settle (looser than
+/// [`Valuation::compare`]'s own margin, so no tie slips past the filters).
+fn near(key: f64) -> f64 {
+    1e-6 * (1.0 + key.abs())
+}
+
+/// `EVEN[q][r]`: the least `sum s log2 s` of `r <= MAX_PROBES` codes in `q` parts (split as
+/// evenly as possible, `s log2 s` being convex).
+static EVEN: std::sync::LazyLock<Vec<[f64; MAX_PROBES + 1]>> = std::sync::LazyLock::new(|| {
+    (0..=MAX_FEEDBACKS)
+        .map(|q| {
+            std::array::from_fn(|r| match q {
+                0 => 0.0,
+                _ => (r % q) as f64 * xlogx((r / q) as u32 + 1) + (q - r % q) as f64 * xlogx((r / q) as u32),
+            })
+        })
+        .collect()
+});
+
+/// The least `sum s log2 s` of `m` codes in `parts` parts, the largest of size `largest`: the
+/// largest part plus the rest split evenly.
+#[inline]
+fn entropy_floor(even: &[[f64; MAX_PROBES + 1]], m: usize, parts: usize, largest: usize) -> f64 {
+    let below = even[parts.saturating_sub(1)][m - largest];
+    even[1][largest] + below
+}
+
+/// The multiset of part sizes as in [`CodeBlocks::for_each_partition`]'s ranks:
+/// `shape[r]` = number of parts larger than `r`.
+fn rank_shape(counts: &[u32]) -> [u8; MAX_PROBES + 1] {
+    let mut shape = [0u8; MAX_PROBES + 1];
+    for &s in counts {
+        for slot in &mut shape[..(s as usize).min(MAX_PROBES + 1)] {
+            *slot += 1;
+        }
+    }
+    shape
+}
 
 /// Nodes with at least this many candidates build their children in parallel.
 const PARALLEL_CHILDREN: usize = 64;
@@ -305,6 +344,9 @@ impl<'s> Solver<'s> {
         let largest = self.rule.ties == Ties::Largest;
         let order = range.map(|i| if largest { count - 1 - i } else { i });
         let mut reached = false;
+        // For entropy: how many parts of the best exceed each size (see `rank_shape`).
+        let even = &EVEN[..];
+        let mut best_shape = best.as_ref().map_or([0; MAX_PROBES + 1], |b| rank_shape(&b.counts[..f]));
         blocks.for_each_partition(order, probes, entropy, |b, stats, ranks| {
             let valid = blocks.block_len(b);
             for l in 0..valid {
@@ -313,15 +355,31 @@ impl<'s> Solver<'s> {
                     Valuation::Minimax => f64::from(stats.largest[lane]),
                     Valuation::ExpectedSize => f64::from(stats.sum_squares[lane]),
                     Valuation::MostParts => -f64::from(stats.parts[lane]),
-                    Valuation::Entropy => ranks.iter().map(|r| RANK_XLOGX[r[lane] as usize]).sum(),
+                    Valuation::Entropy => {
+                        let floor = entropy_floor(even, m, stats.parts[lane].into(), stats.largest[lane].into());
+                        if best.as_ref().is_some_and(|b| floor > b.key + near(b.key)) {
+                            continue;
+                        }
+                        ranks.iter().map(|r| RANK_XLOGX[r[lane] as usize]).sum()
+                    }
                 };
                 let promising = match &best {
                     None => true,
-                    Some(best) if entropy => key <= best.key + 1e-6 * (1.0 + best.key.abs()),
+                    Some(best) if entropy => key <= best.key + near(best.key),
                     Some(best) => key < best.key,
                 };
                 if !promising {
                     continue;
+                }
+                if entropy && best.as_ref().is_some_and(|b| (key - b.key).abs() <= near(b.key)) {
+                    // A near tie; the same part sizes as the best make it an exact one.
+                    let mut shape = [0u8; MAX_PROBES + 1];
+                    for r in ranks {
+                        shape[r[lane] as usize] += 1;
+                    }
+                    if shape == best_shape {
+                        continue;
+                    }
                 }
                 let g = CodeIndex::from_index((b * BLOCK + lane) as u32);
                 let mut counts: Counts = [0; MAX_FEEDBACKS];
@@ -333,6 +391,7 @@ impl<'s> Solver<'s> {
                 };
                 if improves {
                     let rank = if largest { self.space.len() - 1 - g.get() } else { g.get() };
+                    best_shape = rank_shape(&counts[..f]);
                     best = Some(Candidate { position: m + rank, guess: g, key, counts });
                     if compare(valuation, key, &counts[..f], ideal_key, &ideal[..f]) != Ordering::Greater {
                         reached = true;
@@ -403,10 +462,7 @@ impl<'s> Solver<'s> {
                 (Kernel::Columns(columns), _) => {
                     columns[g.get() * m..(g.get() + 1) * m].iter().all(|&x| visit(x as usize))
                 }
-                (Kernel::Blocks(blocks), _) => blocks
-                    .try_for_each_block(&Probe::new(&self.space.code(g)), |keys, valid| {
-                        keys[..valid].iter().all(|&raw| visit(self.space.feedback_of_raw(raw)))
-                    }),
+                (Kernel::Blocks(blocks), _) => self.count_blocked(g, blocks, cutoff, &mut counts),
                 (Kernel::Space, Some(_)) => self.space.try_for_each_feedback(g, candidates, &mut visit),
                 (Kernel::Space, None) => {
                     self.space.for_each_feedback(g, candidates, |x| {
@@ -444,6 +500,66 @@ impl<'s> Solver<'s> {
             }
         }
         (best, false)
+    }
+
+    /// Counts the parts of the candidates laid out in `blocks` under guess `g` into `counts`
+    /// (zero on entry), giving up as soon as the running value cannot end strictly better
+    /// than `cut`; returns whether it counted them all.
+    #[inline]
+    fn count_blocked(&self, g: CodeIndex, blocks: &CodeBlocks, cut: Option<f64>, counts: &mut Counts) -> bool {
+        let probe = Probe::new(&self.space.code(g));
+        let feedback = |raw: u8| self.space.feedback_of_raw(raw);
+        match (self.rule.valuation, cut) {
+            (Valuation::Minimax, Some(cut)) => {
+                let cut = cut as u32;
+                blocks.try_for_each_block(&probe, |keys, valid| {
+                    keys[..valid].iter().all(|&raw| {
+                        let x = feedback(raw);
+                        counts[x] += 1;
+                        counts[x] < cut
+                    })
+                })
+            }
+            (Valuation::ExpectedSize, Some(cut)) => {
+                // Each candidate still to come adds at least 1 to the sum of squares.
+                let cut = cut as u64;
+                let mut bound = blocks.len() as u64;
+                blocks.try_for_each_block(&probe, |keys, valid| {
+                    // A local copy keeps the running bound in a register.
+                    let mut running = bound;
+                    let complete = keys[..valid].iter().all(|&raw| {
+                        let x = feedback(raw);
+                        let c = counts[x];
+                        counts[x] = c + 1;
+                        running += u64::from(2 * c);
+                        running < cut
+                    });
+                    bound = running;
+                    complete
+                })
+            }
+            (Valuation::MostParts, Some(cut)) => {
+                let (m, needed) = (blocks.len(), -cut as usize);
+                let (mut parts, mut seen) = (0, 0);
+                blocks.try_for_each_block(&probe, |keys, valid| {
+                    let mut new_parts = 0;
+                    for &raw in &keys[..valid] {
+                        let x = feedback(raw);
+                        new_parts += usize::from(counts[x] == 0);
+                        counts[x] += 1;
+                    }
+                    parts += new_parts;
+                    seen += valid;
+                    parts + (m - seen) > needed
+                })
+            }
+            _ => blocks.try_for_each_block(&probe, |keys, valid| {
+                for &raw in &keys[..valid] {
+                    counts[feedback(raw)] += 1;
+                }
+                true
+            }),
+        }
     }
 
     /// The candidates' table rows (= columns, the score being symmetric) gathered into one

@@ -174,7 +174,7 @@ fn prime_exponents(sizes: &[u32]) -> Vec<(u32, u64)> {
 
 /// `s log2 s`, from a table for the sizes that dominate the hot loop.
 #[inline(always)]
-fn xlogx(s: u32) -> f64 {
+pub(crate) fn xlogx(s: u32) -> f64 {
     match XLOGX_TABLE.get(s as usize) {
         Some(&v) => v,
         None => f64::from(s) * f64::from(s).log2(),
