@@ -35,12 +35,13 @@ pub const MAX_PROBES: usize = 128;
 ///     keys.extend_from_slice(&block[..valid]);
 ///     true
 /// });
-/// // (blacks << 4) | (blacks + whites): 1123 vs 1122 is (3,0), vs 1213 (1,3), vs 6543 (0,1).
-/// assert_eq!(keys, [0x33, 0x14, 0x01]);
+/// // (blacks << 4) | (blacks + whites): 1123 vs 1122 is (3,0), vs 1213 (2,2), vs 6543 (1,0).
+/// assert_eq!(keys, [0x33, 0x24, 0x11]);
 /// # Ok::<(), mmtree_core::GameError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct CodeBlocks {
+    n: usize,
     rows: usize,
     len: usize,
     totals: bool,
@@ -114,7 +115,7 @@ impl CodeBlocks {
             }
         }
         let totals = game.feedback_kind() == FeedbackKind::BlackWhite;
-        CodeBlocks { rows, len: codes.len(), totals, data }
+        CodeBlocks { n, rows, len: codes.len(), totals, data }
     }
 
     /// Number of codes.
@@ -125,6 +126,11 @@ impl CodeBlocks {
     /// Whether there are no codes.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Bytes the layout takes.
+    pub fn bytes(&self) -> usize {
+        self.data.len()
     }
 
     /// Number of blocks.
@@ -210,6 +216,7 @@ impl CodeBlocks {
         visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> bool,
     ) -> bool {
         assert_eq!(probes.totals, self.totals, "BUG: probes of another game");
+        assert!(probes.len() <= MAX_PROBES, "BUG: {} probes, at most {MAX_PROBES}", probes.len());
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 is present, checked just above.
@@ -310,8 +317,60 @@ impl CodeBlocks {
     }
 }
 
-/// Up to [`MAX_PROBES`] probes with their pegs and colour counts broadcast to 32 lanes once,
-/// for [`CodeBlocks::for_each_partition`].
+impl CodeBlocks {
+    /// Lays out up to [`BLOCK`] codes as one block, reusing this layout's memory.
+    pub fn refill(&mut self, codes: &[Code]) {
+        assert!(codes.len() <= BLOCK, "BUG: {} codes for one block", codes.len());
+        let n = self.n;
+        self.data.clear();
+        self.data.resize(self.rows * BLOCK, 0);
+        for (lane, code) in codes.iter().enumerate() {
+            for (p, &c) in code.pegs().iter().enumerate() {
+                self.data[p * BLOCK + lane] = c;
+                self.data[(n + c as usize) * BLOCK + lane] += 1;
+            }
+        }
+        self.len = codes.len();
+    }
+
+    /// For each code of block `b` taken as a guess, adds one to `hist[lane][key]` for the raw
+    /// key of every probe against it: the partition tables of 32 guesses at once.
+    pub fn histograms(&self, b: usize, probes: &ProbeSet, hist: &mut [[u16; 256]; BLOCK]) {
+        assert_eq!(probes.totals, self.totals, "BUG: probes of another game");
+        assert!(b < self.blocks(), "BUG: block {b} of {}", self.blocks());
+        let valid = self.block_len(b);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 is present, checked just above.
+            return unsafe { self.histograms_avx2(b, valid, probes, hist) };
+        }
+        for probe in &probes.probes {
+            let keys = self.keys_scalar(b, probe);
+            for (h, &key) in hist[..valid].iter_mut().zip(&keys) {
+                h[key as usize] += 1;
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn histograms_avx2(&self, b: usize, valid: usize, probes: &ProbeSet, hist: &mut [[u16; 256]; BLOCK]) {
+        use std::arch::x86_64::*;
+        // SAFETY: block b is in bounds (checked by the caller).
+        let block = unsafe { self.data.as_ptr().add(b * self.rows * BLOCK) };
+        let mut keys = [0u8; BLOCK];
+        for j in 0..probes.len() {
+            // SAFETY: same game (checked by the caller); keys is 32 bytes.
+            unsafe { _mm256_storeu_si256(keys.as_mut_ptr().cast(), probes.keys(j, block, self.totals)) };
+            for (h, &key) in hist[..valid].iter_mut().zip(&keys) {
+                h[key as usize] += 1;
+            }
+        }
+    }
+}
+
+/// Probes with their pegs and colour counts broadcast to 32 lanes once, for
+/// [`CodeBlocks::for_each_partition`] (at most [`MAX_PROBES`]) and [`CodeBlocks::histograms`].
 #[derive(Clone, Debug)]
 pub struct ProbeSet {
     probes: Vec<Probe>,
@@ -325,9 +384,8 @@ pub struct ProbeSet {
 }
 
 impl ProbeSet {
-    /// Prepares the probes (codes of `game`, at most [`MAX_PROBES`]).
+    /// Prepares the probes (codes of `game`).
     pub fn new(game: &Game, probes: Vec<Probe>) -> ProbeSet {
-        assert!(probes.len() <= MAX_PROBES, "BUG: {} probes, at most {MAX_PROBES}", probes.len());
         let totals = game.feedback_kind() == FeedbackKind::BlackWhite;
         let (mut vectors, mut offsets, mut starts) = (Vec::new(), Vec::new(), Vec::new());
         for probe in &probes {
@@ -367,12 +425,15 @@ impl ProbeSet {
         let (start, colours) = self.starts[j];
         let start = start as usize;
         let n = self.probes[j].n as usize;
+        debug_assert!(start + n + colours as usize <= self.vectors.len());
         let vec = |i: usize| {
-            // SAFETY: i < vectors.len(); each vector is 32 bytes; offsets stay within a block.
+            // SAFETY: i < vectors.len() = offsets.len() (built together in `new`: probe j's
+            // vectors are start..start + n + colours); each vector is 32 bytes; offsets
+            // stay within a block.
             unsafe {
                 (
-                    _mm256_loadu_si256(block.add(self.offsets[i] as usize).cast()),
-                    _mm256_loadu_si256(self.vectors[i].as_ptr().cast()),
+                    _mm256_loadu_si256(block.add(*self.offsets.get_unchecked(i) as usize).cast()),
+                    _mm256_loadu_si256(self.vectors.get_unchecked(i).as_ptr().cast()),
                 )
             }
         };
@@ -554,6 +615,44 @@ mod tests {
                         assert_eq!(rank_sizes, from_ranks);
                         assert!((0..m).all(|j| (ranks[j][lane] as usize) < sizes[&raw(&game, g, &secrets[j])] as usize));
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn histograms_match_a_direct_count() {
+        for game in games() {
+            let codes = codes(&game);
+            let secrets: Vec<Code> = codes.iter().rev().step_by(2).take(300).copied().collect();
+            let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
+            let mut blocks = CodeBlocks::new(&game, &[]);
+            for batch in codes.chunks(BLOCK - 3) {
+                blocks.refill(batch);
+                let mut hist = [[0u16; 256]; BLOCK];
+                blocks.histograms(0, &probes, &mut hist);
+                for (lane, g) in batch.iter().enumerate() {
+                    let mut expected = [0u16; 256];
+                    for s in &secrets {
+                        expected[raw(&game, g, s) as usize] += 1;
+                    }
+                    assert_eq!(hist[lane], expected, "{game:?} {g:?}");
+                }
+                assert!(hist[batch.len()..].iter().all(|h| h.iter().all(|&c| c == 0)));
+            }
+        }
+    }
+
+    #[test]
+    fn raw_keys_name_the_feedbacks() {
+        for game in games() {
+            let space = crate::CodeSpace::new(game, crate::MemoryLimit(1 << 30)).unwrap();
+            let raws = space.raw_keys();
+            for (gi, g) in space.iter().step_by(11) {
+                for (si, s) in space.iter().step_by(13) {
+                    let (key, fb) = (raw(&game, &g, &s), space.feedback(gi, si).get());
+                    assert_eq!(space.feedback_of_raw(key), fb);
+                    assert_eq!(raws[fb], key);
                 }
             }
         }

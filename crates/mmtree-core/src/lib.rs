@@ -46,5 +46,5 @@ pub use lanes::{CodeBlocks, LaneStats, Probe, ProbeSet, BLOCK, MAX_PROBES};
 pub use memory::{format_bytes, MemoryLimit, BYTES_PER_CODE};
 pub use score::{score_reference, PackedCode};
 pub use space::{CodeSpace, Counts};
-pub use symmetry::{first_guess_classes, Symmetry};
+pub use symmetry::{canonical_codes, first_guess_classes, Symmetry};
 pub use tree::{Edge, Node, NodeId, Stats, StrategyTree, Subtree, TreeShapeError};

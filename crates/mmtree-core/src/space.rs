@@ -104,6 +104,16 @@ impl CodeSpace {
         self.lookup[raw as usize] as usize
     }
 
+    /// The raw key `(b << 4) | t` ([`CodeBlocks`]) of each feedback, in feedback order.
+    pub fn raw_keys(&self) -> Vec<u8> {
+        (0..self.scheme.len())
+            .map(|i| {
+                let fb = self.scheme.feedback(FeedbackIndex::from_index(i as u8));
+                (fb.black << 4) | (fb.black + fb.white)
+            })
+            .collect()
+    }
+
     /// Whether the feedback table is in use.
     pub fn has_table(&self) -> bool {
         self.table.is_some()

@@ -154,6 +154,14 @@ impl Symmetry {
         self.elements.len() == 1 && self.used.count_ones() == u32::from(self.k)
     }
 
+    /// The colours that are interchangeable in any guess, as two classes: those in `absent`
+    /// (no candidate has them: they never score), and the colours never played that some
+    /// candidate has (permuting them maps the candidates onto themselves).
+    pub fn free_colours(&self, absent: u64) -> [u64; 2] {
+        let all = (1u64 << self.k) - 1;
+        [absent & all, all & !self.used & !absent]
+    }
+
     /// Number of position permutations (with their forced colour maps) in the group.
     pub fn order_without_free_colours(&self) -> usize {
         self.elements.len()
@@ -188,13 +196,82 @@ impl Symmetry {
                     relabel[c as usize]
                 };
             }
-            let ord = image[..n].cmp(g);
-            if (largest && ord == std::cmp::Ordering::Greater) || (!largest && ord == std::cmp::Ordering::Less) {
+            // A plain loop: codes are short, and a slice comparison calls memcmp.
+            let ord = image[..n].iter().zip(g).find(|(a, b)| a != b).map(|(a, b)| a.cmp(b));
+            if ord == Some(if largest { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Less }) {
                 return false;
             }
         }
         true
     }
+}
+
+/// Calls `visit` on every code of `game` whose colours from each class of `free` (see
+/// [`Symmetry::free_colours`]) appear, by first appearance, as that class's smallest colours
+/// in increasing order (with `largest`, its largest in decreasing order), in increasing
+/// lexicographic order. Relabelling a code's free colours so maps it to a member of the list
+/// that is no later in tie order and scores the same partition, so scanning the list finds
+/// the same first best guess as scanning every code.
+///
+/// ```
+/// use mmtree_core::{canonical_codes, Alphabet, Game, GameSpec};
+/// let game = Game::new(GameSpec::mastermind(2, 3))?;
+/// let abc = Alphabet::default();
+/// let mut codes = Vec::new();
+/// // Colours 2 and 3 are interchangeable: 13 stands for 12, 31 for 21, 33 for 22, 32 for 23.
+/// canonical_codes(&game, [0b110, 0], false, |c| codes.push(abc.format(c)));
+/// assert_eq!(codes, ["11", "12", "21", "22", "23"]);
+/// # Ok::<(), mmtree_core::GameError>(())
+/// ```
+pub fn canonical_codes(game: &Game, free: [u64; 2], largest: bool, mut visit: impl FnMut(&Code)) {
+    let (n, k) = (game.n() as usize, game.k());
+    let distinct = game.variant() == Variant::Distinct;
+    // Each class's colours in the order they must first appear.
+    let order = |mask: u64| -> Vec<u8> {
+        let mut colours: Vec<u8> = (0..k).filter(|&c| mask & (1 << c) != 0).collect();
+        if largest {
+            colours.reverse();
+        }
+        colours
+    };
+    let orders = [order(free[0]), order(free[1])];
+    let class_of = |c: u8| (0..2).find(|&i| free[i] & (1 << c) != 0);
+    struct Walk<'a, F> {
+        n: usize,
+        k: u8,
+        distinct: bool,
+        orders: &'a [Vec<u8>; 2],
+        class_of: &'a dyn Fn(u8) -> Option<usize>,
+        pegs: [u8; MAX_PEGS as usize],
+        visit: F,
+    }
+    fn walk<F: FnMut(&Code)>(w: &mut Walk<'_, F>, pos: usize, introduced: [usize; 2], used: u64) {
+        if pos == w.n {
+            (w.visit)(&Code::from_colours(&w.pegs[..w.n]).expect("colours of the game"));
+            return;
+        }
+        for c in 0..w.k {
+            if w.distinct && used & (1 << c) != 0 {
+                continue;
+            }
+            let mut next = introduced;
+            if let Some(class) = (w.class_of)(c) {
+                let order = &w.orders[class];
+                let known = order[..introduced[class]].contains(&c);
+                if !known {
+                    if order.get(introduced[class]) != Some(&c) {
+                        continue;
+                    }
+                    next[class] += 1;
+                }
+            }
+            w.pegs[pos] = c;
+            walk(w, pos + 1, next, used | (1 << c));
+        }
+    }
+    let mut w =
+        Walk { n, k, distinct, orders: &orders, class_of: &class_of, pegs: [0; MAX_PEGS as usize], visit: &mut visit };
+    walk(&mut w, 0, [0, 0], 0);
 }
 
 /// Colours of a mask handed out in increasing (or decreasing) order.
@@ -252,5 +329,61 @@ fn permutations(items: &mut Vec<u8>, start: usize, visit: &mut impl FnMut(&[u8])
         items.swap(start, i);
         permutations(items, start + 1, visit);
         items.swap(start, i);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameSpec;
+
+    /// Every relabelling of each class of `free` applied to `code`.
+    fn orbit(code: &Code, free: [u64; 2], k: u8) -> Vec<Code> {
+        let mut maps: Vec<Vec<u8>> = vec![(0..k).collect()];
+        for class in free {
+            let colours: Vec<u8> = (0..k).filter(|&c| class & (1 << c) != 0).collect();
+            let mut next = Vec::new();
+            for map in &maps {
+                let mut images = colours.clone();
+                permutations(&mut images, 0, &mut |perm| {
+                    let mut m = map.clone();
+                    for (&c, &img) in colours.iter().zip(perm) {
+                        m[c as usize] = img;
+                    }
+                    next.push(m);
+                });
+            }
+            maps = next;
+        }
+        maps.iter()
+            .map(|m| Code::from_colours(&code.pegs().iter().map(|&c| m[c as usize]).collect::<Vec<_>>()).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn canonical_codes_are_the_extreme_members_of_their_orbits() {
+        let mut distinct = GameSpec::mastermind(3, 5);
+        distinct.variant = Variant::Distinct;
+        for spec in [GameSpec::mastermind(3, 5), GameSpec::mastermind(4, 4), distinct] {
+            let game = Game::new(spec).unwrap();
+            let space = crate::CodeSpace::new(game, crate::MemoryLimit(1 << 30)).unwrap();
+            let k = game.k();
+            for free in [[0, 0], [0b11, 0], [0b1010, 0b10100 & ((1 << k) - 1)], [0, (1 << k) - 1], [0b101, 0b10]] {
+                for largest in [false, true] {
+                    let mut listed = Vec::new();
+                    canonical_codes(&game, free, largest, |c| listed.push(*c));
+                    let expected: Vec<Code> = space
+                        .iter()
+                        .map(|(_, c)| c)
+                        .filter(|c| {
+                            let members = orbit(c, free, k);
+                            let extreme = if largest { members.iter().max() } else { members.iter().min() };
+                            extreme == Some(c)
+                        })
+                        .collect();
+                    assert_eq!(listed, expected, "{spec:?} {free:?} largest={largest}");
+                }
+            }
+        }
     }
 }

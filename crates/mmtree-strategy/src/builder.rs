@@ -2,12 +2,13 @@
 
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use mmtree_core::{
-    CodeBlocks, CodeIndex, CodeSpace, Counts, Probe, ProbeSet, StrategyTree, Subtree, Symmetry, BLOCK, MAX_FEEDBACKS,
-    MAX_PROBES,
+    canonical_codes, CodeBlocks, CodeIndex, CodeSpace, Counts, Probe, ProbeSet, StrategyTree, Subtree, Symmetry, BLOCK,
+    MAX_FEEDBACKS, MAX_PROBES,
 };
 
 use crate::rule::{GuessRule, Pool, Ties};
@@ -27,6 +28,10 @@ thread_local! {
 /// Candidate sets up to this size are scanned 32 guesses at a time
 /// ([`Solver::choose_vertical`]).
 const VERTICAL_MAX: usize = 128;
+
+/// Candidate sets up to this size (beyond [`VERTICAL_MAX`]) count the partitions of 32
+/// guesses at once ([`Solver::choose_batched`]).
+const BATCHED_MAX: usize = 1 << 15;
 
 /// `(r + 1) log2 (r + 1) - r log2 r`: what a part's member of rank `r` adds to `sum s log2 s`.
 static RANK_XLOGX: std::sync::LazyLock<[f64; MAX_PROBES + 1]> = std::sync::LazyLock::new(|| {
@@ -92,7 +97,26 @@ pub struct Solver<'s> {
     rule: GuessRule,
     progress: Option<&'s (dyn Fn(u64) + Sync)>,
     symmetry: bool,
+    /// Canonical pools by free colour classes (see [`Solver::canonical_pool`]): the same few
+    /// classes recur at thousands of nodes.
+    pools: std::sync::Mutex<PoolCache>,
 }
+
+/// Reduced pools already laid out, within a byte budget.
+#[derive(Default)]
+struct PoolCache {
+    pools: std::collections::HashMap<[u64; 2], Option<Arc<ReducedPool>>>,
+    bytes: usize,
+}
+
+/// Part of the pool laid out in blocks, with the code index of each lane.
+struct ReducedPool {
+    blocks: CodeBlocks,
+    indices: Vec<u32>,
+}
+
+/// Most bytes the reduced pools of one solver keep.
+const POOL_CACHE_BYTES: usize = 256 << 20;
 
 /// The best guess found in a scan: its position in priority order, key and partition table.
 #[derive(Clone)]
@@ -106,7 +130,7 @@ struct Candidate {
 impl<'s> Solver<'s> {
     /// A solver for one rule on one code space.
     pub fn new(space: &'s CodeSpace, rule: GuessRule) -> Solver<'s> {
-        Solver { space, rule, progress: None, symmetry: true }
+        Solver { space, rule, progress: None, symmetry: true, pools: Default::default() }
     }
 
     /// Scores every guess of the pool instead of one per symmetry class (same result,
@@ -220,6 +244,9 @@ impl<'s> Solver<'s> {
         if self.rule.pool == Pool::All && m <= VERTICAL_MAX {
             return self.choose_vertical(candidates, &ideal, &filter);
         }
+        if self.rule.pool == Pool::All && m <= BATCHED_MAX {
+            return self.choose_batched(candidates, &ideal, &filter);
+        }
         let sparse = m <= 2 * self.space.scheme().len();
         let parallel = pool_len * m >= PARALLEL_SCAN_WORK;
         if sparse && pool_len > m && self.space.len() >= TRANSPOSE_MIN_CODES {
@@ -293,8 +320,13 @@ impl<'s> Solver<'s> {
         }
         let probes =
             ProbeSet::new(self.space.game(), candidates.iter().map(|&c| Probe::new(&self.space.code(c))).collect());
-        let count = self.space.blocks().blocks();
-        let parallel = self.space.len() * m >= PARALLEL_SCAN_WORK;
+        let reduced = self.canonical_pool(filter);
+        let pool = match &reduced {
+            Some(reduced) => GuessBlocks { blocks: &reduced.blocks, indices: Some(&reduced.indices) },
+            None => GuessBlocks { blocks: self.space.blocks(), indices: None },
+        };
+        let count = pool.blocks.blocks();
+        let parallel = pool.blocks.len() * m >= PARALLEL_SCAN_WORK;
         let winner = if parallel {
             let chunk = (count / (rayon::current_num_threads() * 16)).max(4);
             let ideal_chunk = AtomicUsize::new(usize::MAX);
@@ -306,6 +338,7 @@ impl<'s> Solver<'s> {
                         return None;
                     }
                     let (found, reached) = self.scan_blocks(
+                        &pool,
                         i * chunk..((i + 1) * chunk).min(count),
                         &probes,
                         candidates,
@@ -319,15 +352,141 @@ impl<'s> Solver<'s> {
                 })
                 .reduce_with(|a, b| better(self.rule.valuation, a, b))
         } else {
-            self.scan_blocks(0..count, &probes, candidates, ideal, best.take()).0
+            self.scan_blocks(&pool, 0..count, &probes, candidates, ideal, best.take()).0
         };
         winner.or(best).expect("BUG: a non-empty pool yields a best guess").guess
+    }
+
+    /// [`Solver::choose_with`] for big candidate sets and the whole pool: the guesses of the
+    /// scan (one per symmetry class, in priority order) go in batches of 32 whose partition
+    /// tables are counted at once ([`CodeBlocks::histograms`]).
+    fn choose_batched(&self, candidates: &[CodeIndex], ideal: &Counts, filter: &Filter) -> CodeIndex {
+        let m = candidates.len();
+        let probes =
+            ProbeSet::new(self.space.game(), candidates.iter().map(|&c| Probe::new(&self.space.code(c))).collect());
+        let raws = self.space.raw_keys();
+        let order: Vec<CodeIndex> = self.priority_order(candidates).collect();
+        let best = if order.len() * m >= PARALLEL_SCAN_WORK {
+            let chunk = (order.len() / (rayon::current_num_threads() * 16)).max(4 * BLOCK);
+            let ideal_chunk = AtomicUsize::new(usize::MAX);
+            order
+                .par_chunks(chunk)
+                .enumerate()
+                .filter_map(|(i, guesses)| {
+                    if ideal_chunk.load(AtomicOrdering::Relaxed) < i {
+                        return None;
+                    }
+                    let (best, reached) = self.scan_batched(guesses, i * chunk, &probes, &raws, ideal, filter);
+                    if reached {
+                        ideal_chunk.fetch_min(i, AtomicOrdering::Relaxed);
+                    }
+                    best
+                })
+                .reduce_with(|a, b| better(self.rule.valuation, a, b))
+        } else {
+            self.scan_batched(&order, 0, &probes, &raws, ideal, filter).0
+        };
+        best.expect("BUG: a non-empty pool yields a best guess").guess
+    }
+
+    /// Scans `guesses` (positions `offset..` of the priority order) 32 at a time; returns the
+    /// first best guess and whether it reached the ideal partition.
+    fn scan_batched(
+        &self,
+        guesses: &[CodeIndex],
+        offset: usize,
+        probes: &ProbeSet,
+        raws: &[u8],
+        ideal: &Counts,
+        filter: &Filter,
+    ) -> (Option<Candidate>, bool) {
+        let valuation = self.rule.valuation;
+        let f = raws.len();
+        let ideal_key = valuation.key(&ideal[..f]);
+        let mut best: Option<Candidate> = None;
+        let mut hist = vec![[0u16; 256]; BLOCK];
+        let hist: &mut [[u16; 256]; BLOCK] = hist.as_mut_slice().try_into().expect("BLOCK rows");
+        let mut blocks = CodeBlocks::new(self.space.game(), &[]);
+        let mut batch = Vec::with_capacity(BLOCK);
+        let mut codes = Vec::with_capacity(BLOCK);
+        let mut scanned = guesses.iter().enumerate().filter(|(_, g)| {
+            filter.trivial || filter.symmetry.is_representative(&self.space.code(**g), filter.absent, filter.largest)
+        });
+        loop {
+            batch.clear();
+            codes.clear();
+            for (i, &g) in scanned.by_ref().take(BLOCK) {
+                batch.push((offset + i, g));
+                codes.push(self.space.code(g));
+            }
+            if batch.is_empty() {
+                return (best, false);
+            }
+            blocks.refill(&codes);
+            blocks.histograms(0, probes, hist);
+            let mut reached = false;
+            for (h, &(position, g)) in hist.iter_mut().zip(&batch) {
+                let mut counts: Counts = [0; MAX_FEEDBACKS];
+                for (c, &raw) in counts.iter_mut().zip(raws) {
+                    *c = u32::from(std::mem::take(&mut h[raw as usize]));
+                }
+                if reached {
+                    continue; // only clearing the histograms
+                }
+                let key = valuation.key(&counts[..f]);
+                let improves = match &best {
+                    None => true,
+                    Some(b) => compare(valuation, key, &counts[..f], b.key, &b.counts[..f]) == Ordering::Less,
+                };
+                if improves {
+                    best = Some(Candidate { position, guess: g, key, counts });
+                    reached = compare(valuation, key, &counts[..f], ideal_key, &ideal[..f]) != Ordering::Greater;
+                }
+            }
+            if reached {
+                return (best, true);
+            }
+        }
+    }
+
+    /// The pool cut down to codes whose interchangeable colours come in canonical order
+    /// ([`canonical_codes`]), laid out in blocks with their indices, when that drops at
+    /// least a quarter of it.
+    fn canonical_pool(&self, filter: &Filter) -> Option<Arc<ReducedPool>> {
+        let free = filter.symmetry.free_colours(filter.absent);
+        if free.iter().all(|class| class.count_ones() <= 1) {
+            return None;
+        }
+        {
+            let cache = self.pools.lock().expect("no panics while locked");
+            if let Some(pool) = cache.pools.get(&free) {
+                return pool.clone();
+            }
+            if cache.bytes >= POOL_CACHE_BYTES {
+                return None;
+            }
+        }
+        let mut codes = Vec::new();
+        canonical_codes(self.space.game(), free, filter.largest, |c| codes.push(*c));
+        let pool = (codes.len() * 4 <= self.space.len() * 3).then(|| {
+            let indices: Vec<u32> =
+                codes.iter().map(|c| self.space.index(c).expect("a code of the game").index()).collect();
+            Arc::new(ReducedPool { blocks: CodeBlocks::new(self.space.game(), &codes), indices })
+        });
+        let mut cache = self.pools.lock().expect("no panics while locked");
+        let bytes = pool.as_ref().map_or(0, |p| p.blocks.bytes() + 4 * p.indices.len());
+        if cache.bytes + bytes <= POOL_CACHE_BYTES {
+            cache.bytes += bytes;
+            cache.pools.insert(free, pool.clone());
+        }
+        pool
     }
 
     /// Scores the pool's blocks at positions `range` of tie order against `probes` and folds
     /// their guesses into `best`; returns the best and whether it reached the ideal partition.
     fn scan_blocks(
         &self,
+        pool: &GuessBlocks,
         range: std::ops::Range<usize>,
         probes: &ProbeSet,
         candidates: &[CodeIndex],
@@ -338,7 +497,7 @@ impl<'s> Solver<'s> {
         let f = self.space.scheme().len();
         let m = candidates.len();
         let ideal_key = valuation.key(&ideal[..f]);
-        let blocks = self.space.blocks();
+        let blocks = pool.blocks;
         let count = blocks.blocks();
         let entropy = valuation == Valuation::Entropy;
         let largest = self.rule.ties == Ties::Largest;
@@ -349,8 +508,34 @@ impl<'s> Solver<'s> {
         let mut best_shape = best.as_ref().map_or([0; MAX_PROBES + 1], |b| rank_shape(&b.counts[..f]));
         blocks.for_each_partition(order, probes, entropy, |b, stats, ranks| {
             let valid = blocks.block_len(b);
-            for l in 0..valid {
-                let lane = if largest { valid - 1 - l } else { l };
+            // Lanes that may beat the best, found with integer compares the compiler
+            // vectorises; each is checked again against the best as it improves.
+            let mut lanes = u32::MAX >> (BLOCK - valid);
+            if let Some(best) = &best {
+                let beats = |values: &[u8; BLOCK], cut: u8, below: bool| {
+                    let mut mask = 0u32;
+                    for (l, &v) in values.iter().enumerate() {
+                        mask |= u32::from(if below { v < cut } else { v > cut }) << l;
+                    }
+                    mask
+                };
+                lanes &= match valuation {
+                    Valuation::Minimax => beats(&stats.largest, best.key as u8, true),
+                    Valuation::MostParts => beats(&stats.parts, (-best.key) as u8, false),
+                    Valuation::ExpectedSize => {
+                        let cut = best.key as u32;
+                        let mut mask = 0u32;
+                        for (l, &v) in stats.sum_squares.iter().enumerate() {
+                            mask |= u32::from(v < cut) << l;
+                        }
+                        mask
+                    }
+                    Valuation::Entropy => u32::MAX,
+                };
+            }
+            while lanes != 0 {
+                let lane = if largest { 31 - lanes.leading_zeros() as usize } else { lanes.trailing_zeros() as usize };
+                lanes &= !(1 << lane);
                 let key = match valuation {
                     Valuation::Minimax => f64::from(stats.largest[lane]),
                     Valuation::ExpectedSize => f64::from(stats.sum_squares[lane]),
@@ -381,7 +566,10 @@ impl<'s> Solver<'s> {
                         continue;
                     }
                 }
-                let g = CodeIndex::from_index((b * BLOCK + lane) as u32);
+                let g = CodeIndex::from_index(match pool.indices {
+                    Some(indices) => indices[b * BLOCK + lane],
+                    None => (b * BLOCK + lane) as u32,
+                });
                 let mut counts: Counts = [0; MAX_FEEDBACKS];
                 self.space.count_parts(g, candidates, &mut counts);
                 let key = valuation.key(&counts[..f]);
@@ -553,12 +741,24 @@ impl<'s> Solver<'s> {
                     parts + (m - seen) > needed
                 })
             }
-            _ => blocks.try_for_each_block(&probe, |keys, valid| {
-                for &raw in &keys[..valid] {
-                    counts[feedback(raw)] += 1;
+            _ => {
+                // Two histograms, so runs of one feedback do not chain through memory.
+                let mut odd: Counts = [0; MAX_FEEDBACKS];
+                blocks.try_for_each_block(&probe, |keys, valid| {
+                    for pair in keys[..valid].chunks_exact(2) {
+                        counts[feedback(pair[0])] += 1;
+                        odd[feedback(pair[1])] += 1;
+                    }
+                    if valid % 2 == 1 {
+                        counts[feedback(keys[valid - 1])] += 1;
+                    }
+                    true
+                });
+                for (c, o) in counts.iter_mut().zip(odd) {
+                    *c += o;
                 }
                 true
-            }),
+            }
         }
     }
 
@@ -671,6 +871,13 @@ impl Iterator for PriorityOrder<'_> {
         }
         None
     }
+}
+
+/// Guesses laid out for [`Solver::scan_blocks`]: the whole pool, or a part of it with the
+/// code index of each lane.
+struct GuessBlocks<'a> {
+    blocks: &'a CodeBlocks,
+    indices: Option<&'a [u32]>,
 }
 
 /// How a scan gets the feedbacks of a guess on the candidates.
