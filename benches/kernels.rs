@@ -4,7 +4,9 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::hint::black_box;
 
-use mmtree::core::{CodeIndex, CodeSpace, Game, GameSpec, MemoryLimit, MAX_FEEDBACKS};
+use mmtree::core::{
+    CodeBlocks, CodeIndex, CodeSpace, Game, GameSpec, MemoryLimit, Probe, ProbeSet, BLOCK, MAX_FEEDBACKS,
+};
 use mmtree::strategy::{GuessRule, Solver, Valuation};
 
 fn space(spec: GameSpec, table: bool) -> CodeSpace {
@@ -54,6 +56,54 @@ fn partition_root(c: &mut Criterion) {
     group.finish();
 }
 
+/// The two 32-wide kernels on [5,8]: one guess against every code, 32 guesses against 20
+/// candidates (pairwise partitions), and 32 guesses against 500 candidates (histograms).
+fn blocks(c: &mut Criterion) {
+    let mut group = c.benchmark_group("blocks_5_8");
+    let s = space(GameSpec::mastermind(5, 8), false);
+    let game = *s.game();
+    let codes: Vec<_> = s.iter().map(|(_, c)| c).collect();
+    let all = CodeBlocks::new(&game, &codes);
+    group.bench_function("one_guess_vs_all", |b| {
+        let probe = Probe::new(&codes[7]);
+        b.iter(|| {
+            let mut acc = 0u64;
+            all.try_for_each_block(&probe, |keys, valid| {
+                acc += keys[..valid].iter().map(|&k| u64::from(k)).sum::<u64>();
+                true
+            });
+            black_box(acc)
+        })
+    });
+    let sample =
+        |m: usize| ProbeSet::new(&game, codes.iter().step_by(codes.len() / m).take(m).map(Probe::new).collect());
+    let few = sample(20);
+    group.bench_function("all_guesses_vs_20_pairwise", |b| {
+        b.iter(|| {
+            let mut acc = 0u32;
+            all.for_each_partition(0..all.blocks(), &few, false, |_, stats, _| {
+                acc += u32::from(stats.largest[0]);
+                true
+            });
+            black_box(acc)
+        })
+    });
+    let many = sample(500);
+    let mut batch = CodeBlocks::new(&game, &[]);
+    batch.refill(&codes[1000..1000 + BLOCK]);
+    group.bench_function("32_guesses_vs_500_histograms", |b| {
+        let mut hist = vec![[0u16; 256]; BLOCK];
+        b.iter(|| {
+            let hist: &mut [[u16; 256]; BLOCK] = hist.as_mut_slice().try_into().unwrap();
+            batch.histograms(0, &many, hist);
+            let out = hist[0][0x11];
+            hist.iter_mut().for_each(|h| h.fill(0));
+            black_box(out)
+        })
+    });
+    group.finish();
+}
+
 fn whole_trees(c: &mut Criterion) {
     let mut group = c.benchmark_group("tree");
     group.sample_size(10);
@@ -68,5 +118,5 @@ fn whole_trees(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scoring, partition_root, whole_trees);
+criterion_group!(benches, scoring, partition_root, blocks, whole_trees);
 criterion_main!(benches);

@@ -209,7 +209,7 @@ impl Symmetry {
 /// Calls `visit` on every code of `game` whose colours from each class of `free` (see
 /// [`Symmetry::free_colours`]) appear, by first appearance, as that class's smallest colours
 /// in increasing order (with `largest`, its largest in decreasing order), in increasing
-/// lexicographic order. Relabelling a code's free colours so maps it to a member of the list
+/// lexicographic order, with its index in the code space. Relabelling a code's free colours so maps it to a member of the list
 /// that is no later in tie order and scores the same partition, so scanning the list finds
 /// the same first best guess as scanning every code.
 ///
@@ -219,11 +219,11 @@ impl Symmetry {
 /// let abc = Alphabet::default();
 /// let mut codes = Vec::new();
 /// // Colours 2 and 3 are interchangeable: 13 stands for 12, 31 for 21, 33 for 22, 32 for 23.
-/// canonical_codes(&game, [0b110, 0], false, |c| codes.push(abc.format(c)));
+/// canonical_codes(&game, [0b110, 0], false, |c, _| codes.push(abc.format(c)));
 /// assert_eq!(codes, ["11", "12", "21", "22", "23"]);
 /// # Ok::<(), mmtree_core::GameError>(())
 /// ```
-pub fn canonical_codes(game: &Game, free: [u64; 2], largest: bool, mut visit: impl FnMut(&Code)) {
+pub fn canonical_codes(game: &Game, free: [u64; 2], largest: bool, mut visit: impl FnMut(&Code, u32)) {
     let (n, k) = (game.n() as usize, game.k());
     let distinct = game.variant() == Variant::Distinct;
     // Each class's colours in the order they must first appear.
@@ -234,44 +234,60 @@ pub fn canonical_codes(game: &Game, free: [u64; 2], largest: bool, mut visit: im
         }
         colours
     };
-    let orders = [order(free[0]), order(free[1])];
-    let class_of = |c: u8| (0..2).find(|&i| free[i] & (1 << c) != 0);
-    struct Walk<'a, F> {
+    // What one step of the colour at position p adds to the lexicographic index.
+    let mut weights = [0u64; MAX_PEGS as usize];
+    for (p, w) in weights[..n].iter_mut().enumerate() {
+        *w = if distinct {
+            (0..n - 1 - p).map(|j| u64::from(k) - 1 - p as u64 - j as u64).product()
+        } else {
+            u64::from(k).pow((n - 1 - p) as u32)
+        };
+    }
+    struct Walk<F> {
         n: usize,
         k: u8,
         distinct: bool,
-        orders: &'a [Vec<u8>; 2],
-        class_of: &'a dyn Fn(u8) -> Option<usize>,
+        free: [u64; 2],
+        orders: [Vec<u8>; 2],
+        weights: [u64; MAX_PEGS as usize],
         pegs: [u8; MAX_PEGS as usize],
         visit: F,
     }
-    fn walk<F: FnMut(&Code)>(w: &mut Walk<'_, F>, pos: usize, introduced: [usize; 2], used: u64) {
+    fn walk<F: FnMut(&Code, u32)>(w: &mut Walk<F>, pos: usize, next: [usize; 2], used: u64, index: u64) {
         if pos == w.n {
-            (w.visit)(&Code::from_colours(&w.pegs[..w.n]).expect("colours of the game"));
+            (w.visit)(&Code::from_colours(&w.pegs[..w.n]).expect("colours of the game"), index as u32);
             return;
         }
-        for c in 0..w.k {
-            if w.distinct && used & (1 << c) != 0 {
-                continue;
+        // Colours allowed here: any colour outside the classes, any class colour already
+        // used, and each class's next colour (first appearances come in canonical order).
+        let all = (1u64 << w.k) - 1;
+        let mut allowed = (all & !(w.free[0] | w.free[1])) | (used & (w.free[0] | w.free[1]));
+        for (order, &next) in w.orders.iter().zip(&next) {
+            if let Some(&c) = order.get(next) {
+                allowed |= 1 << c;
             }
-            let mut next = introduced;
-            if let Some(class) = (w.class_of)(c) {
-                let order = &w.orders[class];
-                let known = order[..introduced[class]].contains(&c);
-                if !known {
-                    if order.get(introduced[class]) != Some(&c) {
-                        continue;
-                    }
-                    next[class] += 1;
+        }
+        if w.distinct {
+            allowed &= !used;
+        }
+        while allowed != 0 {
+            let c = allowed.trailing_zeros() as u8;
+            let bit = 1u64 << c;
+            allowed &= !bit;
+            let mut after = next;
+            for (count, class) in after.iter_mut().zip(w.free) {
+                if class & bit != 0 && used & bit == 0 {
+                    *count += 1;
                 }
             }
+            let digit = if w.distinct { u64::from((!used & (bit - 1)).count_ones()) } else { u64::from(c) };
             w.pegs[pos] = c;
-            walk(w, pos + 1, next, used | (1 << c));
+            walk(w, pos + 1, after, used | bit, index + digit * w.weights[pos]);
         }
     }
-    let mut w =
-        Walk { n, k, distinct, orders: &orders, class_of: &class_of, pegs: [0; MAX_PEGS as usize], visit: &mut visit };
-    walk(&mut w, 0, [0, 0], 0);
+    let orders = [order(free[0]), order(free[1])];
+    let mut w = Walk { n, k, distinct, free, orders, weights, pegs: [0; MAX_PEGS as usize], visit: &mut visit };
+    walk(&mut w, 0, [0, 0], 0, 0);
 }
 
 /// Colours of a mask handed out in increasing (or decreasing) order.
@@ -371,7 +387,10 @@ mod tests {
             for free in [[0, 0], [0b11, 0], [0b1010, 0b10100 & ((1 << k) - 1)], [0, (1 << k) - 1], [0b101, 0b10]] {
                 for largest in [false, true] {
                     let mut listed = Vec::new();
-                    canonical_codes(&game, free, largest, |c| listed.push(*c));
+                    canonical_codes(&game, free, largest, |c, i| {
+                        assert_eq!(space.index(c).unwrap().index(), i);
+                        listed.push(*c);
+                    });
                     let expected: Vec<Code> = space
                         .iter()
                         .map(|(_, c)| c)

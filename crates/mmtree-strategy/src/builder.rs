@@ -365,7 +365,21 @@ impl<'s> Solver<'s> {
         let probes =
             ProbeSet::new(self.space.game(), candidates.iter().map(|&c| Probe::new(&self.space.code(c))).collect());
         let raws = self.space.raw_keys();
-        let order: Vec<CodeIndex> = self.priority_order(candidates).collect();
+        let order: Vec<CodeIndex> = match self.canonical_pool(filter) {
+            // The candidates first when preferred, then the reduced pool in tie order (a
+            // candidate met again there cannot be strictly better than itself).
+            Some(pool) => {
+                let first = if self.rule.prefer_candidates { candidates } else { &[] };
+                let rest = pool.indices.iter().map(|&i| CodeIndex::from_index(i));
+                let ordered: Box<dyn Iterator<Item = CodeIndex>> = if filter.largest {
+                    Box::new(first.iter().rev().copied().chain(rest.rev()))
+                } else {
+                    Box::new(first.iter().copied().chain(rest))
+                };
+                ordered.collect()
+            }
+            None => self.priority_order(candidates).collect(),
+        };
         let best = if order.len() * m >= PARALLEL_SCAN_WORK {
             let chunk = (order.len() / (rayon::current_num_threads() * 16)).max(4 * BLOCK);
             let ideal_chunk = AtomicUsize::new(usize::MAX);
@@ -467,12 +481,13 @@ impl<'s> Solver<'s> {
             }
         }
         let mut codes = Vec::new();
-        canonical_codes(self.space.game(), free, filter.largest, |c| codes.push(*c));
-        let pool = (codes.len() * 4 <= self.space.len() * 3).then(|| {
-            let indices: Vec<u32> =
-                codes.iter().map(|c| self.space.index(c).expect("a code of the game").index()).collect();
-            Arc::new(ReducedPool { blocks: CodeBlocks::new(self.space.game(), &codes), indices })
+        let mut indices = Vec::new();
+        canonical_codes(self.space.game(), free, filter.largest, |c, i| {
+            codes.push(*c);
+            indices.push(i);
         });
+        let pool = (codes.len() * 4 <= self.space.len() * 3)
+            .then(|| Arc::new(ReducedPool { blocks: CodeBlocks::new(self.space.game(), &codes), indices }));
         let mut cache = self.pools.lock().expect("no panics while locked");
         let bytes = pool.as_ref().map_or(0, |p| p.blocks.bytes() + 4 * p.indices.len());
         if cache.bytes + bytes <= POOL_CACHE_BYTES {
