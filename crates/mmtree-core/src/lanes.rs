@@ -208,19 +208,24 @@ impl CodeBlocks {
     /// Parts are read off equal raw keys, pair by pair: the largest part is one more than
     /// the largest rank, the sum of squares is `sum (2 rank + 1)`, and each part has one
     /// rank 0.
+    ///
+    /// `hopeless` (then what `visit` returns, `None` to stop) lets a full block stop early
+    /// once all its lanes are past it; its stats are then those of the probes counted so far,
+    /// which are past it too (see [`Hopeless`]).
     pub fn for_each_partition(
         &self,
         blocks: impl Iterator<Item = usize>,
         probes: &ProbeSet,
         want_ranks: bool,
-        visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> bool,
+        hopeless: Hopeless,
+        visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Hopeless>,
     ) -> bool {
         assert_eq!(probes.totals, self.totals, "BUG: probes of another game");
         assert!(probes.len() <= MAX_PROBES, "BUG: {} probes, at most {MAX_PROBES}", probes.len());
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 is present, checked just above.
-            return unsafe { self.for_each_partition_avx2(blocks, probes, want_ranks, visit) };
+            return unsafe { self.for_each_partition_avx2(blocks, probes, want_ranks, hopeless, visit) };
         }
         self.for_each_partition_scalar(blocks, probes, want_ranks, visit)
     }
@@ -230,7 +235,7 @@ impl CodeBlocks {
         mut blocks: impl Iterator<Item = usize>,
         probes: &ProbeSet,
         want_ranks: bool,
-        mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> bool,
+        mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Hopeless>,
     ) -> bool {
         let m = probes.probes.len();
         let mut ranks = vec![[0u8; BLOCK]; m];
@@ -246,7 +251,7 @@ impl CodeBlocks {
                     ranks[j][lane] = rank;
                 }
             }
-            visit(b, &stats, if want_ranks { &ranks } else { &[] })
+            visit(b, &stats, if want_ranks { &ranks } else { &[] }).is_some()
         })
     }
 
@@ -257,7 +262,8 @@ impl CodeBlocks {
         blocks: impl Iterator<Item = usize>,
         probes: &ProbeSet,
         want_ranks: bool,
-        mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> bool,
+        mut hopeless: Hopeless,
+        mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Hopeless>,
     ) -> bool {
         use std::arch::x86_64::*;
         use std::mem::MaybeUninit;
@@ -271,6 +277,7 @@ impl CodeBlocks {
             // SAFETY: block b is in bounds (checked above).
             let block = unsafe { self.data.as_ptr().add(b * self.rows * BLOCK) };
             let mut keys = [MaybeUninit::<__m256i>::uninit(); MAX_PROBES];
+            let full = self.block_len(b) == BLOCK;
             let (mut largest, mut parts) = (zero, zero);
             // Sum of ranks widened to 16 bits: lanes 0-7 and 16-23 in `lo`, 8-15 and 24-31 in `hi`.
             let (mut lo, mut hi) = (zero, zero);
@@ -292,6 +299,9 @@ impl CodeBlocks {
                     // SAFETY: each row of ranks is BLOCK = 32 bytes.
                     unsafe { _mm256_storeu_si256(ranks[j].as_mut_ptr().cast(), rank) };
                 }
+                if j % 4 == 3 && full && hopeless.all_lanes(m, m - 1 - j, largest, parts, lo, hi) {
+                    break;
+                }
             }
             let (mut lo16, mut hi16) = ([0u16; 16], [0u16; 16]);
             // SAFETY: the destinations are 32 bytes each.
@@ -309,11 +319,68 @@ impl CodeBlocks {
                 stats.sum_squares[i + 16] = m + 2 * u32::from(lo16[i + 8]);
                 stats.sum_squares[i + 24] = m + 2 * u32::from(hi16[i + 8]);
             }
-            if !visit(b, &stats, if want_ranks { &ranks[..m as usize] } else { &[] }) {
-                return false;
+            match visit(b, &stats, if want_ranks { &ranks[..m as usize] } else { &[] }) {
+                Some(next) => hopeless = next,
+                None => return false,
             }
         }
         true
+    }
+}
+
+/// Values no lane of interest can have, so [`CodeBlocks::for_each_partition`] may stop
+/// counting a block once every lane has one (each bound holds for the probes counted so far,
+/// hence for all of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hopeless {
+    /// Count every probe.
+    Never,
+    /// A largest part of at least this.
+    Largest(u8),
+    /// At most this many parts, counting each probe not yet seen as a new part.
+    Parts(u8),
+    /// A sum of squared part sizes of at least this, counting each probe not yet seen as 1.
+    SumSquares(u32),
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Hopeless {
+    /// Whether every lane is past the bound, with `rest` of the `m` probes still to count;
+    /// `largest` and `lo`/`hi` hold ranks (part size minus one; sums of ranks in 16 bits).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    #[allow(clippy::too_many_arguments)]
+    fn all_lanes(
+        self,
+        m: usize,
+        rest: usize,
+        largest: std::arch::x86_64::__m256i,
+        parts: std::arch::x86_64::__m256i,
+        lo: std::arch::x86_64::__m256i,
+        hi: std::arch::x86_64::__m256i,
+    ) -> bool {
+        use std::arch::x86_64::*;
+        let at_least = |v: __m256i, t: __m256i| _mm256_cmpeq_epi8(_mm256_max_epu8(v, t), v);
+        match self {
+            Hopeless::Never => false,
+            Hopeless::Largest(0) => true,
+            Hopeless::Largest(c) => _mm256_movemask_epi8(at_least(largest, _mm256_set1_epi8((c - 1) as i8))) == -1,
+            Hopeless::Parts(p) => {
+                if rest >= usize::from(p) {
+                    return false;
+                }
+                let most = _mm256_adds_epu8(parts, _mm256_set1_epi8(rest as i8));
+                let at_most = _mm256_cmpeq_epi8(_mm256_min_epu8(most, _mm256_set1_epi8(p as i8)), most);
+                _mm256_movemask_epi8(at_most) == -1
+            }
+            Hopeless::SumSquares(cut) => {
+                // Each of the m probes adds 2 rank + 1, so the sum is at least m + 2 sum(rank).
+                let Ok(t) = u16::try_from(cut.saturating_sub(m as u32).div_ceil(2)) else { return false };
+                let t = _mm256_set1_epi16(t as i16);
+                let at_least16 = |v: __m256i| _mm256_cmpeq_epi16(_mm256_max_epu16(v, t), v);
+                _mm256_movemask_epi8(_mm256_and_si256(at_least16(lo), at_least16(hi))) == -1
+            }
+        }
     }
 }
 
@@ -581,14 +648,20 @@ mod tests {
                 let m = secrets.len();
                 let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
                 let mut fast = Vec::new();
-                blocks.for_each_partition((0..blocks.blocks()).rev(), &probes, true, |b, stats, ranks| {
-                    fast.push((b, stats.clone(), ranks.to_vec()));
-                    true
-                });
+                blocks.for_each_partition(
+                    (0..blocks.blocks()).rev(),
+                    &probes,
+                    true,
+                    Hopeless::Never,
+                    |b, stats, ranks| {
+                        fast.push((b, stats.clone(), ranks.to_vec()));
+                        Some(Hopeless::Never)
+                    },
+                );
                 let mut scalar = Vec::new();
                 blocks.for_each_partition_scalar((0..blocks.blocks()).rev(), &probes, true, |b, stats, ranks| {
                     scalar.push((b, stats.clone(), ranks.to_vec()));
-                    true
+                    Some(Hopeless::Never)
                 });
                 assert_eq!(fast, scalar);
                 for (b, stats, ranks) in &fast {
@@ -653,6 +726,50 @@ mod tests {
                     let (key, fb) = (raw(&game, &g, &s), space.feedback(gi, si).get());
                     assert_eq!(space.feedback_of_raw(key), fb);
                     assert_eq!(raws[fb], key);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hopeless_blocks_report_values_past_the_bound() {
+        for game in games() {
+            let codes = codes(&game);
+            let blocks = CodeBlocks::new(&game, &codes);
+            let secrets: Vec<Code> = codes.iter().rev().step_by(3).take(40).copied().collect();
+            let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
+            let mut exact = Vec::new();
+            blocks.for_each_partition(0..blocks.blocks(), &probes, false, Hopeless::Never, |_, stats, _| {
+                exact.push(stats.clone());
+                Some(Hopeless::Never)
+            });
+            let m = probes.len() as u32;
+            for bound in [
+                Hopeless::Largest(2),
+                Hopeless::Largest(4),
+                Hopeless::Parts(5),
+                Hopeless::Parts(20),
+                Hopeless::SumSquares(m + 10),
+                Hopeless::SumSquares(3 * m),
+            ] {
+                let mut cut = Vec::new();
+                blocks.for_each_partition(0..blocks.blocks(), &probes, false, bound, |_, stats, _| {
+                    cut.push(stats.clone());
+                    Some(bound)
+                });
+                for (got, want) in cut.iter().zip(&exact) {
+                    for lane in 0..BLOCK {
+                        let past = match bound {
+                            Hopeless::Never => false,
+                            Hopeless::Largest(c) => got.largest[lane] >= c && want.largest[lane] >= c,
+                            Hopeless::Parts(p) => got.parts[lane] <= p && want.parts[lane] <= p,
+                            Hopeless::SumSquares(c) => got.sum_squares[lane] >= c && want.sum_squares[lane] >= c,
+                        };
+                        let same = got.largest[lane] == want.largest[lane]
+                            && got.parts[lane] == want.parts[lane]
+                            && got.sum_squares[lane] == want.sum_squares[lane];
+                        assert!(same || past, "{game:?} {bound:?} lane {lane}: {got:?} vs {want:?}");
+                    }
                 }
             }
         }

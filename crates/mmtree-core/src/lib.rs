@@ -42,7 +42,7 @@ pub use code::{Alphabet, Code, CodeIndex};
 pub use error::GameError;
 pub use feedback::{Feedback, FeedbackIndex, FeedbackScheme, MAX_FEEDBACKS};
 pub use game::{FeedbackKind, Game, GameSpec, Variant, MAX_COLOURS, MAX_PEGS};
-pub use lanes::{CodeBlocks, LaneStats, Probe, ProbeSet, BLOCK, MAX_PROBES};
+pub use lanes::{CodeBlocks, Hopeless, LaneStats, Probe, ProbeSet, BLOCK, MAX_PROBES};
 pub use memory::{format_bytes, MemoryLimit, BYTES_PER_CODE};
 pub use score::{score_reference, PackedCode};
 pub use space::{CodeSpace, Counts};

@@ -59,6 +59,8 @@ const FREE: u8 = u8::MAX;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Element {
     sigma: [u8; MAX_PEGS as usize],
+    /// `sigma`'s inverse: the image of a code has at position `p` the peg at `inverse[p]`.
+    inverse: [u8; MAX_PEGS as usize],
     pi: [u8; MAX_COLOURS as usize],
 }
 
@@ -93,12 +95,19 @@ impl Symmetry {
     pub fn root(game: &Game) -> Symmetry {
         let n = game.n();
         let mut elements = Vec::new();
-        let identity = Element { sigma: std::array::from_fn(|i| i as u8), pi: [FREE; MAX_COLOURS as usize] };
+        let identity = Element {
+            sigma: std::array::from_fn(|i| i as u8),
+            inverse: std::array::from_fn(|i| i as u8),
+            pi: [FREE; MAX_COLOURS as usize],
+        };
         if n <= MAX_PERMUTED_PEGS {
             let mut sigma: Vec<u8> = (0..n).collect();
             permutations(&mut sigma, 0, &mut |s| {
                 let mut e = identity;
                 e.sigma[..s.len()].copy_from_slice(s);
+                for (i, &p) in s.iter().enumerate() {
+                    e.inverse[p as usize] = i as u8;
+                }
                 elements.push(e);
             });
         } else {
@@ -110,7 +119,11 @@ impl Symmetry {
     /// No permutation but the identity, every colour counted as played: for candidate sets
     /// whose history is unknown (only colours absent from the candidates are relabelled).
     pub fn trivial(game: &Game) -> Symmetry {
-        let identity = Element { sigma: std::array::from_fn(|i| i as u8), pi: std::array::from_fn(|c| c as u8) };
+        let identity = Element {
+            sigma: std::array::from_fn(|i| i as u8),
+            inverse: std::array::from_fn(|i| i as u8),
+            pi: std::array::from_fn(|c| c as u8),
+        };
         Symmetry { n: game.n(), k: game.k(), used: (1u64 << game.k()) - 1, elements: vec![identity] }
     }
 
@@ -177,29 +190,29 @@ impl Symmetry {
         if !canonical_relabel_ok(g, absent, self.k, largest) {
             return false;
         }
-        let n = self.n as usize;
-        let mut image = [0u8; MAX_PEGS as usize];
+        let beats = if largest { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Less };
         for e in &self.elements {
-            let mut relabel = [FREE; MAX_COLOURS as usize];
+            // The image, position by position, compared with the code as it is built: most
+            // elements are decided at the first position or two.
+            let mut relabel = [0u8; MAX_COLOURS as usize];
+            let mut assigned = 0u64;
             let mut next_free = Cursor::new(self.used, self.k, largest);
-            for i in 0..n {
-                image[e.sigma[i] as usize] = g[i];
-            }
-            for slot in image[..n].iter_mut() {
-                let c = *slot;
-                *slot = if self.used & (1 << c) != 0 {
+            for (p, &own) in g.iter().enumerate() {
+                let c = g[e.inverse[p] as usize];
+                let image = if self.used & (1 << c) != 0 {
                     e.pi[c as usize]
                 } else {
-                    if relabel[c as usize] == FREE {
+                    if assigned & (1 << c) == 0 {
+                        assigned |= 1 << c;
                         relabel[c as usize] = next_free.next();
                     }
                     relabel[c as usize]
                 };
-            }
-            // A plain loop: codes are short, and a slice comparison calls memcmp.
-            let ord = image[..n].iter().zip(g).find(|(a, b)| a != b).map(|(a, b)| a.cmp(b));
-            if ord == Some(if largest { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Less }) {
-                return false;
+                match image.cmp(&own) {
+                    std::cmp::Ordering::Equal => continue,
+                    ord if ord == beats => return false,
+                    _ => break,
+                }
             }
         }
         true
@@ -209,9 +222,9 @@ impl Symmetry {
 /// Calls `visit` on every code of `game` whose colours from each class of `free` (see
 /// [`Symmetry::free_colours`]) appear, by first appearance, as that class's smallest colours
 /// in increasing order (with `largest`, its largest in decreasing order), in increasing
-/// lexicographic order, with its index in the code space. Relabelling a code's free colours so maps it to a member of the list
-/// that is no later in tie order and scores the same partition, so scanning the list finds
-/// the same first best guess as scanning every code.
+/// lexicographic order, with its index in the code space. Relabelling a code's free colours
+/// so maps it to a member of the list that is no later in tie order and scores the same
+/// partition, so scanning the list finds the same first best guess as scanning every code.
 ///
 /// ```
 /// use mmtree_core::{canonical_codes, Alphabet, Game, GameSpec};

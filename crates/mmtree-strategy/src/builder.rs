@@ -7,8 +7,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use mmtree_core::{
-    canonical_codes, CodeBlocks, CodeIndex, CodeSpace, Counts, Probe, ProbeSet, StrategyTree, Subtree, Symmetry, BLOCK,
-    MAX_FEEDBACKS, MAX_PROBES,
+    canonical_codes, CodeBlocks, CodeIndex, CodeSpace, Counts, Hopeless, Probe, ProbeSet, StrategyTree, Subtree,
+    Symmetry, BLOCK, MAX_FEEDBACKS, MAX_PROBES,
 };
 
 use crate::rule::{GuessRule, Pool, Ties};
@@ -521,7 +521,16 @@ impl<'s> Solver<'s> {
         // For entropy: how many parts of the best exceed each size (see `rank_shape`).
         let even = &EVEN[..];
         let mut best_shape = best.as_ref().map_or([0; MAX_PROBES + 1], |b| rank_shape(&b.counts[..f]));
-        blocks.for_each_partition(order, probes, entropy, |b, stats, ranks| {
+        let hopeless = |best: &Option<Candidate>| match best {
+            None => Hopeless::Never,
+            Some(b) => match valuation {
+                Valuation::Minimax => Hopeless::Largest(b.key as u8),
+                Valuation::ExpectedSize => Hopeless::SumSquares(b.key as u32),
+                Valuation::MostParts => Hopeless::Parts((-b.key) as u8),
+                Valuation::Entropy => Hopeless::Never,
+            },
+        };
+        blocks.for_each_partition(order, probes, entropy, hopeless(&best), |b, stats, ranks| {
             let valid = blocks.block_len(b);
             // Lanes that may beat the best, found with integer compares the compiler
             // vectorises; each is checked again against the best as it improves.
@@ -598,11 +607,11 @@ impl<'s> Solver<'s> {
                     best = Some(Candidate { position: m + rank, guess: g, key, counts });
                     if compare(valuation, key, &counts[..f], ideal_key, &ideal[..f]) != Ordering::Greater {
                         reached = true;
-                        return false;
+                        return None;
                     }
                 }
             }
-            true
+            Some(hopeless(&best))
         });
         (best, reached)
     }
