@@ -14,6 +14,9 @@ use crate::cli::{ObjectiveArg, OptimalArgs, PoolArg};
 use crate::config::{self, GameConfig};
 use crate::report::SolveReport;
 
+/// Largest feedback table built for the search (Bulls and Cows: 25 MB; [5,8] would need 1 GiB).
+const OPTIMAL_TABLE_CAP: u64 = 256 << 20;
+
 /// Set by the Ctrl-C handler; the search polls it.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -22,7 +25,10 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     if args.max_depth == Some(0) || args.max_depth == Some(u8::MAX) {
         return Err(crate::UsageError("--max-depth must be between 1 and 254".into()).into());
     }
-    let space = game.space()?;
+    let mut space = game.space()?;
+    // The search scores every guess at every node: the feedback table pays off far beyond
+    // the size worth building for one tree.
+    space.build_table((game.limit.0 / 2).min(OPTIMAL_TABLE_CAP));
     if let Some(path) = &args.output {
         super::tree_file::check_output_dir(path)?;
     }

@@ -1,0 +1,123 @@
+//! Partition tables of many guesses on one candidate set, for the exact search.
+//!
+//! The search scores every guess of the pool at every node it expands. Reading the feedback
+//! table guess by guess (`row[g][c]` for each candidate `c`) touches one cache line per
+//! candidate in every row, which misses the cache on nearly every load once the table is
+//! larger than the cache (Bulls and Cows: 25 MB). The score is symmetric, so the row of a
+//! candidate `c` holds `s(g, c)` for every guess `g`: streaming the candidates' rows and
+//! counting into a small block of guesses' tables reads the table sequentially instead.
+
+use mmtree_core::{CodeIndex, CodeSpace, Counts, MAX_FEEDBACKS};
+
+/// Guesses counted together; their tables (`BLOCK * |feedbacks|` counters) stay in L1.
+const BLOCK: usize = 128;
+
+/// Computes partition tables of `set` under a pool of guesses.
+pub(crate) struct Scanner<'s> {
+    space: &'s CodeSpace,
+    feedbacks: usize,
+}
+
+impl<'s> Scanner<'s> {
+    pub(crate) fn new(space: &'s CodeSpace) -> Scanner<'s> {
+        Scanner { space, feedbacks: space.scheme().len() }
+    }
+
+    /// Calls `visit(guess, counts)` with the part sizes of `set` under each guess of `pool`
+    /// (`None`: every code), in pool order, until `visit` returns `false`; returns whether
+    /// every guess was visited. `counts` has one entry per feedback index.
+    pub(crate) fn for_each_table(
+        &self,
+        pool: Option<&[CodeIndex]>,
+        set: &[CodeIndex],
+        mut visit: impl FnMut(CodeIndex, &[u32]) -> bool,
+    ) -> bool {
+        let f = self.feedbacks;
+        let total = pool.map_or(self.space.len(), <[CodeIndex]>::len);
+        if !self.space.has_table() {
+            let mut counts: Counts = [0; MAX_FEEDBACKS];
+            for i in 0..total {
+                let g = pool.map_or(CodeIndex::from_index(i as u32), |p| p[i]);
+                counts[..f].fill(0);
+                self.space.count_parts(g, set, &mut counts);
+                if !visit(g, &counts[..f]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        let rows: Vec<&[u8]> = set.iter().map(|&c| self.space.table_row(c).expect("table checked above")).collect();
+        let mut counts = vec![0u32; BLOCK * f];
+        let mut start = 0;
+        while start < total {
+            let len = BLOCK.min(total - start);
+            counts[..len * f].fill(0);
+            match pool {
+                None => {
+                    for row in &rows {
+                        let row = &row[start..start + len];
+                        for (j, &fb) in row.iter().enumerate() {
+                            counts[j * f + fb as usize] += 1;
+                        }
+                    }
+                }
+                Some(pool) => {
+                    let guesses = &pool[start..start + len];
+                    for row in &rows {
+                        for (j, g) in guesses.iter().enumerate() {
+                            counts[j * f + row[g.get()] as usize] += 1;
+                        }
+                    }
+                }
+            }
+            for j in 0..len {
+                let g = pool.map_or(CodeIndex::from_index((start + j) as u32), |p| p[start + j]);
+                if !visit(g, &counts[j * f..(j + 1) * f]) {
+                    return false;
+                }
+            }
+            start += len;
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mmtree_core::{Game, GameSpec, MemoryLimit};
+
+    #[test]
+    fn blocked_tables_match_count_parts() {
+        for spec in [GameSpec::mastermind(3, 5), GameSpec::bulls_and_cows(3, 6)] {
+            let mut space = CodeSpace::new(Game::new(spec).unwrap(), MemoryLimit(1 << 30)).unwrap();
+            let set: Vec<CodeIndex> = space.all_indices().into_iter().step_by(3).collect();
+            let pool: Vec<CodeIndex> = space.all_indices().into_iter().filter(|g| g.index() % 5 != 1).collect();
+            let f = space.scheme().len();
+            let mut reference = Vec::new();
+            for &g in &pool {
+                let mut counts: Counts = [0; MAX_FEEDBACKS];
+                space.count_parts(g, &set, &mut counts);
+                reference.push((g, counts[..f].to_vec()));
+            }
+            for with_table in [false, true] {
+                if with_table {
+                    space.build_table(1 << 20);
+                }
+                let scanner = Scanner::new(&space);
+                let mut got = Vec::new();
+                scanner.for_each_table(Some(&pool), &set, |g, c| {
+                    got.push((g, c.to_vec()));
+                    true
+                });
+                assert_eq!(got, reference, "{spec:?} table {with_table}");
+                let mut all = 0;
+                let stopped = !scanner.for_each_table(None, &set, |g, _| {
+                    all += 1;
+                    g.index() < 10
+                });
+                assert!(stopped && all == 11);
+            }
+        }
+    }
+}
