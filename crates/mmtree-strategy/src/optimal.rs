@@ -25,7 +25,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -281,6 +281,17 @@ struct Expansion {
     node_bound: u32,
 }
 
+/// What the pool of a set depends on: the guesses played (near the root, where their
+/// symmetries are used), or the colours absent from the set (deeper).
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum PoolKey {
+    History(Vec<u32>),
+    Absent(u64),
+}
+
+/// Most pools kept.
+const POOL_CACHE: usize = 1 << 14;
+
 /// The search was interrupted.
 #[derive(Debug, Clone, Copy)]
 struct Stopped;
@@ -317,8 +328,12 @@ pub struct OptimalSearch<'s> {
     /// so `m + outside[m]` bounds any guess that is not a candidate.
     outside: Vec<u32>,
     scanner: Scanner<'s>,
+    /// Largest `c` with `lower[i] = 2i - 1` for every `1 <= i <= c`.
+    linear: usize,
     /// Sets proven solvable (or not) within a depth, from the feasibility search.
     feasible: SetTable<bool>,
+    /// Symmetry-reduced pools already computed.
+    pools: Mutex<HashMap<PoolKey, Arc<Option<Vec<CodeIndex>>>>>,
     /// `capacities[d]`: most secrets `d` guesses can settle.
     capacities: Vec<u64>,
     table: SetTable<Entry>,
@@ -336,6 +351,7 @@ impl<'s> OptimalSearch<'s> {
         let branching = (space.scheme().len() as u64).saturating_sub(1).max(1);
         let lower = perfect_bounds(space.len(), branching);
         let outside = outside_bounds(&lower, branching);
+        let linear = (1..lower.len()).take_while(|&c| lower[c] as usize == 2 * c - 1).last().unwrap_or(0);
         let capacities = (0..UNLIMITED)
             .map(|d| {
                 let (mut cap, mut level) = (0u64, 1u64);
@@ -353,9 +369,11 @@ impl<'s> OptimalSearch<'s> {
             lower,
             outside,
             scanner: Scanner::new(space),
+            linear,
             capacities,
             table: SetTable::new(),
             feasible: SetTable::new(),
+            pools: Mutex::new(HashMap::new()),
             stop: None,
             progress: None,
             nodes: AtomicU64::new(0),
@@ -816,6 +834,28 @@ impl<'s> OptimalSearch<'s> {
                 }
             }
         }
+        if limit >= INFINITE / 2 && history.len() <= PARALLEL_DEPTH {
+            // No total can reach this limit, so no part can cut the guess: the parts are
+            // independent and each gets the whole remaining room (the results are exact, so
+            // they do not depend on the order in which the parts finish).
+            let jobs: Vec<_> =
+                parts.iter().zip(&bounds).zip(prepared).filter_map(|((p, b), x)| Some((p, b.0, x?))).collect();
+            let base = running;
+            let costs = jobs
+                .into_par_iter()
+                .map(|(part, part_bound, x)| {
+                    let child_budget = limit - (base - part_bound);
+                    Ok(self.expand(part, child_budget, child_depth, &history, x)?.map(|c| (c, part_bound)))
+                })
+                .collect::<Result<Vec<_>, Stopped>>()?;
+            for cost in costs {
+                match cost {
+                    Some((cost, part_bound)) => running = running.saturating_add(cost - part_bound),
+                    None => return cut(),
+                }
+            }
+            return Ok((running < limit).then_some(running));
+        }
         for ((part, &(part_bound, _)), x) in parts.iter().zip(&bounds).zip(prepared) {
             let Some(x) = x else { continue };
             let child_budget = limit - (running - part_bound);
@@ -878,15 +918,40 @@ impl<'s> OptimalSearch<'s> {
     }
 
     /// The guesses to try on `set`: those of the pool, one per symmetry class.
-    fn pool(&self, set: &[CodeIndex], history: &[CodeIndex]) -> Option<Vec<CodeIndex>> {
+    fn pool(&self, set: &[CodeIndex], history: &[CodeIndex]) -> Arc<Option<Vec<CodeIndex>>> {
         let space = self.space;
-        let symmetry = self.symmetry(set, history);
+        let key = if history.len() <= SYMMETRY_DEPTH {
+            PoolKey::History(history.iter().map(|h| h.index()).collect())
+        } else {
+            PoolKey::Absent(self.absent(set))
+        };
+        if self.config.pool == Pool::All {
+            if let Some(pool) = lock(&self.pools).get(&key) {
+                return Arc::clone(pool);
+            }
+        }
+        let symmetry = self.symmetry(&key, history);
         let keep = |g: &CodeIndex| symmetry.as_ref().is_none_or(|sym| sym.is_canonical(&space.code(*g)));
-        match self.config.pool {
+        let pool = Arc::new(match self.config.pool {
             Pool::All if symmetry.is_none() => None,
             Pool::All => Some(space.all_indices().into_iter().filter(keep).collect()),
             Pool::Candidates => Some(set.iter().copied().filter(keep).collect()),
+        });
+        if self.config.pool == Pool::All {
+            let mut pools = lock(&self.pools);
+            if pools.len() < POOL_CACHE {
+                pools.insert(key, Arc::clone(&pool));
+            }
         }
+        pool
+    }
+
+    /// The colours no code of `set` contains.
+    fn absent(&self, set: &[CodeIndex]) -> u64 {
+        let k = self.space.game().k();
+        let all = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
+        let present = set.iter().fold(0u64, |acc, &c| self.space.code(c).pegs().iter().fold(acc, |a, &p| a | 1 << p));
+        all & !present
     }
 
     /// The guesses worth trying on `set`, one per symmetry class, each with its bound, in
@@ -915,21 +980,48 @@ impl<'s> OptimalSearch<'s> {
         let mut out = Vec::new();
         let mut least = INFINITE;
         let mut shortcut = None;
-        self.scanner.for_each_table(pool.as_deref(), set, |g, counts| {
-            let mut bound = m as u32;
-            let mut splits = true;
-            let mut largest = 0;
-            for (f, &c) in counts.iter().enumerate() {
-                if c == 0 || f == win {
-                    continue;
+        let lower = &self.lower[..];
+        if m <= self.linear && child_depth >= 2 && self.space.scheme().len() <= 32 {
+            // Every part has at most `linear` codes, where `lower[c] = 2c - 1`: the bound is
+            // `m + sum (2c - 1)` over the non-winning parts, `3m - parts - [guess in set]`,
+            // so the set of feedbacks that occur is all a guess needs.
+            let m = m as u32;
+            self.scanner.for_each_mask(pool.as_ref().as_deref(), set, |g, mask| {
+                let parts = mask.count_ones();
+                if parts == 1 && mask >> win & 1 == 0 {
+                    return true; // one part of everything: learns nothing
                 }
-                splits &= c as usize != m; // one part of everything: learns nothing
+                let in_set = mask >> win & 1;
+                let bound = 3 * m - parts - in_set;
+                least = least.min(bound);
+                if bound >= budget {
+                    return true;
+                }
+                if bound <= known && parts == m {
+                    shortcut = Some((bound, g)); // singletons: the bound is the cost
+                    return false;
+                }
+                out.push((bound, in_set == 0, g));
+                true
+            });
+            if let Some((cost, g)) = shortcut {
+                return Scan::Shortcut(cost, g);
+            }
+            return Scan::Guesses(sort_guesses(out, least), least);
+        }
+        self.scanner.for_each_table(pool.as_ref().as_deref(), set, |g, counts| {
+            // `lower[0] = 0` and the winning part (0 or 1 code, `lower[1] = 1`) costs nothing.
+            let in_set = counts[win];
+            let mut sum = 0u32;
+            let mut largest = 0;
+            for &c in counts {
+                sum += lower[c as usize];
                 largest = largest.max(c);
-                bound = bound.saturating_add(if u64::from(c) > cap { INFINITE } else { self.lower[c as usize] });
             }
-            if !splits {
-                return true; // never part of an optimal strategy
+            if largest as usize == m {
+                return true; // one part of everything: learns nothing
             }
+            let bound = if u64::from(largest) > cap { INFINITE } else { (m as u32 + sum - in_set).min(INFINITE) };
             least = least.min(bound);
             if bound >= budget {
                 return true; // can never beat the budget
@@ -944,8 +1036,7 @@ impl<'s> OptimalSearch<'s> {
         if let Some((cost, g)) = shortcut {
             return Scan::Shortcut(cost, g);
         }
-        out.sort_unstable();
-        Scan::Guesses(out.into_iter().map(|(b, _, g)| (b, g)).collect(), least)
+        Scan::Guesses(sort_guesses(out, least), least)
     }
 
     /// Whether some strategy settles every code of `set` within `depth` guesses: the
@@ -975,7 +1066,7 @@ impl<'s> OptimalSearch<'s> {
         let pool = self.pool(set, history);
         let mut guesses = Vec::new();
         let mut done = false;
-        self.scanner.for_each_table(pool.as_deref(), set, |g, counts| {
+        self.scanner.for_each_table(pool.as_ref().as_deref(), set, |g, counts| {
             let mut largest = 0;
             let mut bound = 0u32;
             for (f, &c) in counts.iter().enumerate() {
@@ -1022,18 +1113,17 @@ impl<'s> OptimalSearch<'s> {
     }
 
     /// The symmetry to reduce guesses with, if any.
-    fn symmetry(&self, set: &[CodeIndex], history: &[CodeIndex]) -> Option<Symmetry> {
+    fn symmetry(&self, key: &PoolKey, history: &[CodeIndex]) -> Option<Symmetry> {
         let game = self.space.game();
         let (n, k) = (game.n() as usize, game.k());
         let all = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
-        let sym = if history.len() <= SYMMETRY_DEPTH {
-            let codes: Vec<_> = history.iter().map(|&h| self.space.code(h)).collect();
-            let played = codes.iter().flat_map(|c| c.pegs().iter()).fold(0u64, |acc, &c| acc | 1 << c);
-            Symmetry::fixing(n, k, &codes, true, all & !played)
-        } else {
-            let present =
-                set.iter().flat_map(|&c| self.space.code(c).pegs().to_vec()).fold(0u64, |acc, c| acc | 1 << c);
-            Symmetry::fixing(n, k, &[], false, all & !present)
+        let sym = match *key {
+            PoolKey::History(_) => {
+                let codes: Vec<_> = history.iter().map(|&h| self.space.code(h)).collect();
+                let played = codes.iter().flat_map(|c| c.pegs().iter()).fold(0u64, |acc, &c| acc | 1 << c);
+                Symmetry::fixing(n, k, &codes, true, all & !played)
+            }
+            PoolKey::Absent(absent) => Symmetry::fixing(n, k, &[], false, absent),
         };
         (!sym.is_trivial()).then_some(sym)
     }
@@ -1098,6 +1188,33 @@ impl<'s> OptimalSearch<'s> {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Sorts `(bound, not a candidate, guess)` triples given in increasing guess order, all with
+/// bounds from `least` on, by bound, then candidates first, then guess: a counting sort when
+/// the bounds span a short range (the usual case), which keeps the guess order within a key.
+fn sort_guesses(mut out: Vec<(u32, bool, CodeIndex)>, least: u32) -> Vec<(u32, CodeIndex)> {
+    let top = out.iter().map(|e| e.0).max().unwrap_or(least);
+    let span = (top - least) as usize;
+    if span > 4096 || out.len() < 32 {
+        out.sort_unstable();
+        return out.into_iter().map(|(b, _, g)| (b, g)).collect();
+    }
+    let key = |e: &(u32, bool, CodeIndex)| 2 * (e.0 - least) as usize + usize::from(e.1);
+    let mut starts = vec![0usize; 2 * span + 3];
+    for e in &out {
+        starts[key(e) + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut sorted = vec![(0, CodeIndex::from_index(0)); out.len()];
+    for e in &out {
+        let slot = &mut starts[key(e)];
+        sorted[*slot] = (e.0, e.2);
+        *slot += 1;
+    }
+    sorted
 }
 
 /// `outside[m]`: the least `sum lower[p_i]` over at most `b` parts `p_i` adding up to `m`.
