@@ -14,8 +14,9 @@ use crate::cli::{ObjectiveArg, OptimalArgs, PoolArg};
 use crate::config::{self, GameConfig};
 use crate::report::SolveReport;
 
-/// Largest feedback table built for the search (Bulls and Cows: 25 MB; [5,8] would need 1 GiB).
-const OPTIMAL_TABLE_CAP: u64 = 256 << 20;
+/// Largest feedback table built for the search, within half the memory limit (Bulls and
+/// Cows: 25 MB; [5,8]: 1 GiB).
+const OPTIMAL_TABLE_CAP: u64 = 2 << 30;
 
 /// Set by the Ctrl-C handler; the search polls it.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);

@@ -6,21 +6,33 @@
 //!
 //! How the search stays exact and fast:
 //!
-//! * **Admissible bound.** With `b` non-winning feedbacks, at most 1 secret is found by the
+//! * **Admissible bounds.** With `b` non-winning feedbacks, at most 1 secret is found by the
 //!   next guess, at most `b` by the one after, `b²` by the third, … Filling this perfect tree
-//!   level by level gives a lower bound on the cost of any set of `m` codes, and `m` above the
-//!   capacity of `D` levels proves a depth limit infeasible.
-//! * **Ordering and cut-offs.** Each guess is bounded by `|K|` plus its parts' bounds; guesses
-//!   are tried in increasing bound, and the loop stops at the first whose bound reaches the best
-//!   cost found. A guess's parts are solved smallest first, each with the budget left, and the
-//!   guess is abandoned as soon as the running sum reaches the best.
+//!   level by level gives a lower bound `lower[m]` on the cost of any set of `m` codes, and `m`
+//!   above the capacity of `D` levels proves a depth limit infeasible. A guess is bounded by
+//!   `|K|` plus its parts' bounds; the least such bound over the pool (one scan) bounds the set.
+//!   A guess that is not a candidate costs at least `|K|` plus the best split of `|K|` into `b`
+//!   perfect trees; on small sets the candidates' own partitions give the rest.
+//! * **Scanning.** Partition tables come from the candidates' rows of the feedback table
+//!   (streamed, see `scan.rs`). On sets of at most `b + 1` codes the bound is
+//!   `3|K| - parts - [guess in K]`, so only the set of feedbacks that occur is gathered.
+//! * **Ordering and cut-offs.** Guesses are tried in increasing bound (candidates first on
+//!   ties), and the loop stops at the first whose bound reaches the best cost found. A guess's
+//!   parts are first bounded from the table, then each is scanned (raising its bound to its
+//!   one-step bound), and only then searched, smallest first, each with the budget left; the
+//!   guess is abandoned as soon as the running sum reaches the best. A guess whose exact cost
+//!   (parts of 1 or 2 codes) meets a bound that depends on the set alone ends the scan.
 //! * **Symmetry.** Near the root, only one guess per class of the (position, colour)
 //!   permutations that fix the guesses played is tried; deeper, colours absent from every
-//!   candidate are interchangeable. Guesses with identical partitions are tried once.
+//!   candidate are interchangeable. The reduced pools are cached. Guesses with the same
+//!   partition (up to the names of the feedbacks) are tried once.
 //! * **Transposition table** keyed by the candidate set and depth limit, holding exact costs
-//!   with their best guess, or lower bounds proven by failed searches.
+//!   with their best guess, or lower bounds proven by failed searches and scans.
+//! * **Depth limits** are first decided by a plain depth-first feasibility search (parts
+//!   largest first), which proves impossibility far sooner than minimising totals.
 //! * **rayon** over the guesses of large nodes near the root, with a shared best so that the
-//!   result (cost and guess: the first in the search order) does not depend on threads.
+//!   result (cost and guess: the first in the search order) does not depend on threads, and
+//!   over the parts of a guess while no total can reach the limit (exact results, any order).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -193,11 +205,12 @@ impl Hasher for PassThrough {
 }
 
 type Bucket<V> = Vec<(u8, Box<[u32]>, V)>;
+type SetShard<V> = Mutex<HashMap<u64, Bucket<V>, BuildHasherDefault<PassThrough>>>;
 
 /// A map from (candidate set, depth limit) to `V`, sharded for threads; lookups compare the
 /// set in place (no key is allocated to look one up).
 struct SetTable<V> {
-    shards: Vec<Mutex<HashMap<u64, Bucket<V>, BuildHasherDefault<PassThrough>>>>,
+    shards: Vec<SetShard<V>>,
 }
 
 impl<V: Copy> SetTable<V> {
@@ -1011,17 +1024,21 @@ impl<'s> OptimalSearch<'s> {
         }
         self.scanner.for_each_table(pool.as_ref().as_deref(), set, |g, counts| {
             // `lower[0] = 0` and the winning part (0 or 1 code, `lower[1] = 1`) costs nothing.
-            let in_set = counts[win];
-            let mut sum = 0u32;
+            let in_set = u64::from(counts[win]);
+            let mut sum = 0u64;
             let mut largest = 0;
             for &c in counts {
-                sum += lower[c as usize];
+                sum += u64::from(lower[c as usize]);
                 largest = largest.max(c);
             }
             if largest as usize == m {
                 return true; // one part of everything: learns nothing
             }
-            let bound = if u64::from(largest) > cap { INFINITE } else { (m as u32 + sum - in_set).min(INFINITE) };
+            let bound = if u64::from(largest) > cap {
+                INFINITE
+            } else {
+                (m as u64 + sum - in_set).min(u64::from(INFINITE)) as u32
+            };
             least = least.min(bound);
             if bound >= budget {
                 return true; // can never beat the budget

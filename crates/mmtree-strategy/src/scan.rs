@@ -108,6 +108,29 @@ impl Scanner<'_> {
         }
         let rows: Vec<&[u8]> = set.iter().map(|&c| self.space.table_row(c).expect("table checked above")).collect();
         let mut masks = [0u32; MASK_BLOCK];
+        if let Some(pool) = pool.filter(|p| p.len() * 3 > self.space.len()) {
+            // A large pool (increasing, as every pool is): the vectorised scan of every code,
+            // skipping those outside the pool, beats gathering the pool's columns.
+            let mut next = pool.iter().peekable();
+            let mut start = 0;
+            while start < self.space.len() {
+                let len = MASK_BLOCK.min(self.space.len() - start);
+                let masks = &mut masks[..len];
+                masks.fill(0);
+                or_rows(&rows, start, masks);
+                for (j, &mask) in masks.iter().enumerate() {
+                    let g = CodeIndex::from_index((start + j) as u32);
+                    if next.peek() == Some(&&g) {
+                        next.next();
+                        if !visit(g, mask) {
+                            return false;
+                        }
+                    }
+                }
+                start += len;
+            }
+            return true;
+        }
         let mut start = 0;
         while start < total {
             let len = MASK_BLOCK.min(total - start);
@@ -205,7 +228,8 @@ mod tests {
                     true
                 });
                 assert_eq!(got, reference, "{spec:?} table {with_table}");
-                for pool in [Some(&pool[..]), None] {
+                let sparse: Vec<CodeIndex> = pool.iter().copied().step_by(7).collect();
+                for pool in [Some(&pool[..]), Some(&sparse[..]), None] {
                     let mut masks = Vec::new();
                     scanner.for_each_mask(pool, &set, |g, mask| {
                         masks.push((g, mask));
