@@ -302,8 +302,10 @@ enum PoolKey {
     Absent(u64),
 }
 
-/// Most pools kept.
-const POOL_CACHE: usize = 1 << 14;
+type PoolCache = HashMap<PoolKey, Arc<Option<Vec<CodeIndex>>>>;
+
+/// Most codes kept in cached pools (64 MB).
+const POOL_CACHE_CODES: usize = 1 << 24;
 
 /// The search was interrupted.
 #[derive(Debug, Clone, Copy)]
@@ -345,8 +347,8 @@ pub struct OptimalSearch<'s> {
     linear: usize,
     /// Sets proven solvable (or not) within a depth, from the feasibility search.
     feasible: SetTable<bool>,
-    /// Symmetry-reduced pools already computed.
-    pools: Mutex<HashMap<PoolKey, Arc<Option<Vec<CodeIndex>>>>>,
+    /// Symmetry-reduced pools already computed, and the number of codes they hold.
+    pools: Mutex<(PoolCache, usize)>,
     /// `capacities[d]`: most secrets `d` guesses can settle.
     capacities: Vec<u64>,
     table: SetTable<Entry>,
@@ -386,7 +388,7 @@ impl<'s> OptimalSearch<'s> {
             capacities,
             table: SetTable::new(),
             feasible: SetTable::new(),
-            pools: Mutex::new(HashMap::new()),
+            pools: Mutex::new((HashMap::new(), 0)),
             stop: None,
             progress: None,
             nodes: AtomicU64::new(0),
@@ -939,7 +941,7 @@ impl<'s> OptimalSearch<'s> {
             PoolKey::Absent(self.absent(set))
         };
         if self.config.pool == Pool::All {
-            if let Some(pool) = lock(&self.pools).get(&key) {
+            if let Some(pool) = lock(&self.pools).0.get(&key) {
                 return Arc::clone(pool);
             }
         }
@@ -952,8 +954,10 @@ impl<'s> OptimalSearch<'s> {
         });
         if self.config.pool == Pool::All {
             let mut pools = lock(&self.pools);
-            if pools.len() < POOL_CACHE {
-                pools.insert(key, Arc::clone(&pool));
+            let size = pool.as_ref().as_ref().map_or(1, Vec::len);
+            if pools.1 + size <= POOL_CACHE_CODES {
+                pools.1 += size;
+                pools.0.insert(key, Arc::clone(&pool));
             }
         }
         pool

@@ -91,6 +91,36 @@ impl Scanner<'_> {
         &self,
         pool: Option<&[CodeIndex]>,
         set: &[CodeIndex],
+        visit: impl FnMut(CodeIndex, u32) -> bool,
+    ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt") {
+                // SAFETY: the processor supports both features (checked just above).
+                return unsafe { self.for_each_mask_avx2(pool, set, visit) };
+            }
+        }
+        self.for_each_mask_plain(pool, set, visit)
+    }
+
+    /// [`Scanner::for_each_mask`] compiled for AVX2 and POPCNT, with `visit` inlined: the
+    /// callers count the feedbacks of each mask.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    unsafe fn for_each_mask_avx2(
+        &self,
+        pool: Option<&[CodeIndex]>,
+        set: &[CodeIndex],
+        visit: impl FnMut(CodeIndex, u32) -> bool,
+    ) -> bool {
+        self.for_each_mask_plain(pool, set, visit)
+    }
+
+    #[inline(always)]
+    fn for_each_mask_plain(
+        &self,
+        pool: Option<&[CodeIndex]>,
+        set: &[CodeIndex],
         mut visit: impl FnMut(CodeIndex, u32) -> bool,
     ) -> bool {
         assert!(self.feedbacks <= 32, "feedback masks need at most 32 feedbacks");
