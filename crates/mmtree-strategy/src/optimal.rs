@@ -1026,7 +1026,34 @@ impl<'s> OptimalSearch<'s> {
             }
             return Scan::Guesses(sort_guesses(out, least), least);
         }
-        self.scanner.for_each_table(pool.as_ref().as_deref(), set, |g, counts| {
+        // Larger sets: `3m - parts - [guess in set]` still bounds every guess's bound from
+        // below (`lower[c] >= 2c - 1`), so when the budget is below `3m - 1` the feedback
+        // masks sift out guesses that cannot beat it before any partition table is counted.
+        let survivors = if self.space.scheme().len() <= 32 && u64::from(budget) + 1 < 3 * m as u64 {
+            let m = m as u32;
+            let mut kept = Vec::new();
+            self.scanner.for_each_mask(pool.as_ref().as_deref(), set, |g, mask| {
+                let (parts, in_set) = (mask.count_ones(), mask >> win & 1);
+                if parts == 1 && in_set == 0 {
+                    return true; // one part of everything: learns nothing
+                }
+                let floor = 3 * m - parts - in_set;
+                if floor >= budget {
+                    least = least.min(floor);
+                } else {
+                    kept.push(g);
+                }
+                true
+            });
+            Some(kept)
+        } else {
+            None
+        };
+        let pool = match &survivors {
+            Some(kept) => Some(&kept[..]),
+            None => pool.as_ref().as_deref(),
+        };
+        self.scanner.for_each_table(pool, set, |g, counts| {
             // `lower[0] = 0` and the winning part (0 or 1 code, `lower[1] = 1`) costs nothing.
             let in_set = u64::from(counts[win]);
             let mut sum = 0u64;
