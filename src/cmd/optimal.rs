@@ -27,12 +27,12 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         return Err(crate::UsageError("--max-depth must be between 1 and 254".into()).into());
     }
     let mut space = game.space()?;
-    // The search scores every guess at every node: the feedback table pays off far beyond
-    // the size worth building for one tree.
-    space.build_table((game.limit.0 / 2).min(OPTIMAL_TABLE_CAP));
     if let Some(path) = &args.output {
         super::tree_file::check_output_dir(path)?;
     }
+    // The search scores every guess at every node: the feedback table pays off far beyond
+    // the size worth building for one tree.
+    space.build_table((game.limit.0 / 2).min(OPTIMAL_TABLE_CAP));
     let objective = match args.objective {
         ObjectiveArg::Average => Objective::Average,
         ObjectiveArg::Worst => Objective::Worst,
