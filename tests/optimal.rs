@@ -81,6 +81,16 @@ fn interrupted_search_resumes_from_its_checkpoint() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "needs a release build: cargo test --release")]
+fn bulls_and_cows_cannot_always_win_within_6() {
+    // Tanaka 1996: no strategy for 4 distinct digits of 10 always wins within 6 guesses.
+    let out = mmtree(&["optimal", "-n", "4", "-k", "10", "--distinct", "--max-depth", "6", "-q"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no strategy solves every secret within 6 guesses"), "{err}");
+}
+
+#[test]
 fn bad_depth_is_a_usage_error() {
     let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--max-depth", "0", "-q"]);
     assert_eq!(out.status.code(), Some(2));

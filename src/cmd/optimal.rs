@@ -14,6 +14,10 @@ use crate::cli::{ObjectiveArg, OptimalArgs, PoolArg};
 use crate::config::{self, GameConfig};
 use crate::report::SolveReport;
 
+/// Largest feedback table built for the search, within half the memory limit (Bulls and
+/// Cows: 25 MB; [5,8]: 1 GiB).
+const OPTIMAL_TABLE_CAP: u64 = 2 << 30;
+
 /// Set by the Ctrl-C handler; the search polls it.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
@@ -22,10 +26,13 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     if args.max_depth == Some(0) || args.max_depth == Some(u8::MAX) {
         return Err(crate::UsageError("--max-depth must be between 1 and 254".into()).into());
     }
-    let space = game.space()?;
+    let mut space = game.space()?;
     if let Some(path) = &args.output {
         super::tree_file::check_output_dir(path)?;
     }
+    // The search scores every guess at every node: the feedback table pays off far beyond
+    // the size worth building for one tree.
+    space.build_table((game.limit.0 / 2).min(OPTIMAL_TABLE_CAP));
     let objective = match args.objective {
         ObjectiveArg::Average => Objective::Average,
         ObjectiveArg::Worst => Objective::Worst,

@@ -29,6 +29,7 @@ mod lookahead;
 mod optimal;
 mod perm;
 mod rule;
+mod scan;
 mod simple;
 mod valuation;
 
