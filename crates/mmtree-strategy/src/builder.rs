@@ -235,7 +235,6 @@ impl<'s> Solver<'s> {
             trivial: absent == 0 && symmetry.is_trivial(),
         };
         let ideal = ideal_partition(candidates.len(), self.space.scheme().len());
-        let valuation = self.rule.valuation;
         let pool_len = match self.rule.pool {
             Pool::All => self.space.len(),
             Pool::Candidates => candidates.len(),
@@ -273,22 +272,10 @@ impl<'s> Solver<'s> {
             };
             let order: Vec<CodeIndex> = self.priority_order(candidates).collect();
             let chunk = (order.len() / (rayon::current_num_threads() * 16)).max(64);
-            let ideal_chunk = AtomicUsize::new(usize::MAX);
-            order
-                .par_chunks(chunk)
-                .enumerate()
-                .filter_map(|(i, guesses)| {
-                    if ideal_chunk.load(AtomicOrdering::Relaxed) < i {
-                        return None;
-                    }
-                    let (best, reached) =
-                        self.scan(guesses.iter().copied(), i * chunk, candidates, &ideal, &filter, kernel);
-                    if reached {
-                        ideal_chunk.fetch_min(i, AtomicOrdering::Relaxed);
-                    }
-                    best
-                })
-                .reduce_with(|a, b| better(valuation, a, b))
+            self.scan_chunks(order.len().div_ceil(chunk), |i| {
+                let guesses = order[i * chunk..((i + 1) * chunk).min(order.len())].iter().copied();
+                self.scan(guesses, i * chunk, candidates, &ideal, &filter, kernel)
+            })
         } else if sparse {
             // No rayon inside a sequential scan, so the per-thread buffer cannot be re-entered.
             TRANSPOSED.with_borrow_mut(|columns| {
@@ -329,32 +316,38 @@ impl<'s> Solver<'s> {
         let parallel = pool.blocks.len() * m >= PARALLEL_SCAN_WORK;
         let winner = if parallel {
             let chunk = (count / (rayon::current_num_threads() * 16)).max(4);
-            let ideal_chunk = AtomicUsize::new(usize::MAX);
-            let seed = best.clone();
-            (0..count.div_ceil(chunk))
-                .into_par_iter()
-                .filter_map(|i| {
-                    if ideal_chunk.load(AtomicOrdering::Relaxed) < i {
-                        return None;
-                    }
-                    let (found, reached) = self.scan_blocks(
-                        &pool,
-                        i * chunk..((i + 1) * chunk).min(count),
-                        &probes,
-                        candidates,
-                        ideal,
-                        seed.clone(),
-                    );
-                    if reached {
-                        ideal_chunk.fetch_min(i, AtomicOrdering::Relaxed);
-                    }
-                    found
-                })
-                .reduce_with(|a, b| better(self.rule.valuation, a, b))
+            self.scan_chunks(count.div_ceil(chunk), |i| {
+                let range = i * chunk..((i + 1) * chunk).min(count);
+                self.scan_blocks(&pool, range, &probes, candidates, ideal, best.clone())
+            })
         } else {
             self.scan_blocks(&pool, 0..count, &probes, candidates, ideal, best.take()).0
         };
         winner.or(best).expect("BUG: a non-empty pool yields a best guess").guess
+    }
+
+    /// Runs `scan(i)` for the chunks `0..chunks` of a scan in parallel and reduces their
+    /// winners by (value, priority position), so the result does not depend on the threads.
+    /// Chunks after one that reached the ideal partition are skipped.
+    fn scan_chunks(
+        &self,
+        chunks: usize,
+        scan: impl Fn(usize) -> (Option<Candidate>, bool) + Sync,
+    ) -> Option<Candidate> {
+        let ideal_chunk = AtomicUsize::new(usize::MAX);
+        (0..chunks)
+            .into_par_iter()
+            .filter_map(|i| {
+                if ideal_chunk.load(AtomicOrdering::Relaxed) < i {
+                    return None;
+                }
+                let (best, reached) = scan(i);
+                if reached {
+                    ideal_chunk.fetch_min(i, AtomicOrdering::Relaxed);
+                }
+                best
+            })
+            .reduce_with(|a, b| better(self.rule.valuation, a, b))
     }
 
     /// [`Solver::choose_with`] for big candidate sets and the whole pool: the guesses of the
@@ -382,21 +375,10 @@ impl<'s> Solver<'s> {
         };
         let best = if order.len() * m >= PARALLEL_SCAN_WORK {
             let chunk = (order.len() / (rayon::current_num_threads() * 16)).max(4 * BLOCK);
-            let ideal_chunk = AtomicUsize::new(usize::MAX);
-            order
-                .par_chunks(chunk)
-                .enumerate()
-                .filter_map(|(i, guesses)| {
-                    if ideal_chunk.load(AtomicOrdering::Relaxed) < i {
-                        return None;
-                    }
-                    let (best, reached) = self.scan_batched(guesses, i * chunk, &probes, &raws, ideal, filter);
-                    if reached {
-                        ideal_chunk.fetch_min(i, AtomicOrdering::Relaxed);
-                    }
-                    best
-                })
-                .reduce_with(|a, b| better(self.rule.valuation, a, b))
+            self.scan_chunks(order.len().div_ceil(chunk), |i| {
+                let guesses = &order[i * chunk..((i + 1) * chunk).min(order.len())];
+                self.scan_batched(guesses, i * chunk, &probes, &raws, ideal, filter)
+            })
         } else {
             self.scan_batched(&order, 0, &probes, &raws, ideal, filter).0
         };
