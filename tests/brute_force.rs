@@ -10,6 +10,9 @@ use std::collections::BTreeMap;
 use num_bigint::BigUint;
 use rayon::prelude::*;
 
+mod common;
+use common::rule_product;
+
 use mmtree::core::test_util::games_up_to;
 use mmtree::core::{CodeIndex, CodeSpace, FeedbackKind, Game, MemoryLimit, Node, NodeId, StrategyTree, Variant};
 use mmtree::strategy::{GuessRule, Pool, Solver, Ties, Valuation};
@@ -143,25 +146,6 @@ fn tree_paths(tree: &StrategyTree) -> BTreeMap<usize, Vec<usize>> {
     out
 }
 
-fn rules(last_code: CodeIndex) -> Vec<GuessRule> {
-    let mut out = Vec::new();
-    for valuation in Valuation::ALL {
-        for pool in [Pool::All, Pool::Candidates] {
-            for ties in [Ties::Smallest, Ties::Largest] {
-                for prefer_candidates in [true, false] {
-                    if pool == Pool::Candidates && !prefer_candidates {
-                        continue; // every guess is a candidate: the switch changes nothing
-                    }
-                    for first_guess in [None, Some(last_code)] {
-                        out.push(GuessRule { pool, ties, prefer_candidates, first_guess, ..GuessRule::new(valuation) });
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn solver_agrees_with_brute_force_on_every_game_up_to_256_codes() {
     let specs = games_up_to(256);
@@ -175,7 +159,7 @@ fn solver_agrees_with_brute_force_on_every_game_up_to_256_codes() {
             assert_eq!(all.len(), space.len());
             let last = CodeIndex::from_index(space.len() as u32 - 1);
             let mut n_rules = 0;
-            for rule in rules(last) {
+            for rule in rule_product(last) {
                 let reference =
                     Reference { codes: &all, black_only: spec.feedback == FeedbackKind::Black, n: spec.n, rule };
                 let mut expected = BTreeMap::new();

@@ -4,41 +4,27 @@
 
 use rayon::prelude::*;
 
+mod common;
+use common::rule_product;
+
 use mmtree::core::test_util::games_up_to;
 use mmtree::core::{CodeIndex, CodeSpace, Game, MemoryLimit};
-use mmtree::strategy::{GuessRule, Pool, Solver, Ties, Valuation};
+use mmtree::strategy::{GuessRule, Pool, Solver, Ties};
 
+/// The rule options: every combination on small games, each option alone on the others. The
+/// fixed first guess is the middle code, not a class representative.
 fn rules(space: &CodeSpace, full_product: bool) -> Vec<GuessRule> {
-    // A fixed first guess that is not a class representative: the middle code.
     let middle = CodeIndex::from_index(space.len() as u32 / 2);
-    let mut out = Vec::new();
-    for valuation in Valuation::ALL {
-        for pool in [Pool::All, Pool::Candidates] {
-            for ties in [Ties::Smallest, Ties::Largest] {
-                for prefer_candidates in [true, false] {
-                    if pool == Pool::Candidates && !prefer_candidates {
-                        continue;
-                    }
-                    for first_guess in [None, Some(middle)] {
-                        let changed = usize::from(pool != Pool::All)
-                            + usize::from(ties != Ties::Smallest)
-                            + usize::from(!prefer_candidates)
-                            + usize::from(first_guess.is_some());
-                        if full_product || changed <= 1 {
-                            out.push(GuessRule {
-                                pool,
-                                ties,
-                                prefer_candidates,
-                                first_guess,
-                                ..GuessRule::new(valuation)
-                            });
-                        }
-                    }
-                }
-            }
-        }
-    }
-    out
+    rule_product(middle)
+        .into_iter()
+        .filter(|r| {
+            let changed = usize::from(r.pool != Pool::All)
+                + usize::from(r.ties != Ties::Smallest)
+                + usize::from(!r.prefer_candidates)
+                + usize::from(r.first_guess.is_some());
+            full_product || changed <= 1
+        })
+        .collect()
 }
 
 #[test]
