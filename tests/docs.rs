@@ -406,7 +406,7 @@ fn the_checks_can_fail() {
     assert!(anchors("# A\n## A\n```\n# not a heading\n```\n").into_iter().eq(["a", "a-1"]));
     // Outside mentions.
     let spec = ["spec", ".md"].concat();
-    assert_eq!(outside_mentions(&format!("as in {spec} §1")), [spec.clone()]);
+    assert_eq!(outside_mentions(&format!("as in {spec} §1")), [spec]);
     assert_eq!(outside_mentions(&format!("({} 004)", ["se", "ed"].concat())).len(), 1);
     assert_eq!(outside_mentions(&format!("({} 002)", ["Se", "eds"].concat())).len(), 1);
     assert!(outside_mentions("--seed 7, seeded by the clock, a seed of 12").is_empty());
