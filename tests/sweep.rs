@@ -289,13 +289,13 @@ fn first_guesses_reproduce_the_thesis_tables() {
     let rows = |title: &str| -> Vec<Value> {
         tables.as_array().unwrap().iter().find(|t| t["title"] == title).unwrap()["rows"].as_array().unwrap().clone()
     };
-    // spec.md §5: largest part and parts of the five first guesses.
+    // The thesis (docs/references.md): largest part and parts of the five first guesses.
     let valued = rows("Valuation of the first guesses on [4,6]");
     let guesses: Vec<&str> = valued.iter().map(|r| r["first_guess"].as_str().unwrap()).collect();
     assert_eq!(guesses, ["1111", "1112", "1122", "1123", "1234"]);
     let largest: Vec<u64> = valued.iter().map(|r| r["largest_part"].as_u64().unwrap()).collect();
     assert_eq!(largest, [625, 317, 256, 276, 312]);
-    // spec.md §5: max / average by first guess; the own pick is the bold one.
+    // The thesis: max / average by first guess; the own pick is the one it marks in bold.
     let published = [
         ("minimax", [(6, 5.065), (6, 4.556), (5, 4.476), (6, 4.478), (6, 4.478)], "1122"),
         ("entropy", [(6, 4.911), (6, 4.494), (6, 4.428), (6, 4.383), (6, 4.415)], "1234"),

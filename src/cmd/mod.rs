@@ -5,6 +5,7 @@ pub mod first_guesses;
 pub mod merge;
 pub mod optimal;
 pub mod play;
+pub mod shell;
 pub mod solve;
 pub mod stats;
 pub mod sweep;
