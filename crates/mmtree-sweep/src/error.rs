@@ -62,6 +62,9 @@ pub enum RowError {
         /// Its number of codes.
         codes: u128,
     },
+    /// The histogram does not find exactly one secret, the first guess, with one guess.
+    #[error("histogram: {0} secrets found with one guess; a tree finds exactly one (its first guess)")]
+    FirstRound(u64),
     /// More secrets found in some number of guesses than a tree of the game can find.
     #[error("histogram: {count} secrets found in {guesses} guesses, a tree of {game} finds at most {most}")]
     Depth {

@@ -107,11 +107,13 @@ impl Figures {
         // Nodes at depth d + 1: at most (feedbacks - 1) children of each node at depth d, and
         // at most the secrets not yet found; each node finds at most one secret.
         let branching = FeedbackScheme::new(game).len() as u64 - 1;
+        if self.histogram.first() != Some(&1) {
+            return Err(RowError::FirstRound(self.histogram.first().copied().unwrap_or(0)));
+        }
         let (mut nodes, mut left) = (1u64, counted);
         for (depth, &count) in self.histogram.iter().enumerate() {
-            let most = if depth == 0 { 1 } else { nodes };
-            if count > most || (depth == 0 && count != 1) {
-                return Err(RowError::Depth { guesses: depth + 1, count, game: game.to_string(), most });
+            if count > nodes {
+                return Err(RowError::Depth { guesses: depth + 1, count, game: game.to_string(), most: nodes });
             }
             left -= count;
             nodes = nodes.saturating_mul(branching).min(left);
