@@ -3,8 +3,9 @@
 //! goes through [`Row::check`](crate::Row::check); errors name the file and line.
 //!
 //! A streamed file whose writer was killed may end in a line cut off part way: the last line
-//! of a file that does not end with a newline is, when it is not a valid row, reported as
-//! [`SweepFile::cut_off`] instead of refusing the file.
+//! of a file that does not end with a newline is, when it is not a valid solved row (a cut
+//! solved row never is: its figures stop adding up), reported as [`SweepFile::cut_off`]
+//! instead of refusing the file.
 
 mod csv_rows;
 mod json_rows;
@@ -26,7 +27,7 @@ pub struct SweepFile {
     pub cut_off: Option<CutOff>,
 }
 
-/// A last line cut off part way (no newline after it, and not a valid row).
+/// A last line cut off part way: no newline after it, and not a valid solved row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CutOff {
     /// 1-based line.
@@ -127,12 +128,18 @@ impl Collector {
     /// Takes one record's row: `last` when nothing but blank text follows it.
     fn take(&mut self, line: usize, last: bool, row: Result<Row, Problem>) -> Result<(), SweepError> {
         let origin = || self.file.origin.clone();
+        let cut_off = last && !self.terminated;
         match row {
+            // A skip's reason may have lost its end; a skip carries no figures, so set it aside.
+            Ok(row) if cut_off && row.is_skipped() => {
+                self.file.cut_off = Some(CutOff { line, detail: "a skipped row without its newline".into() });
+                Ok(())
+            }
             Ok(row) => {
                 self.file.rows.push((line, row));
                 Ok(())
             }
-            Err(problem) if last && !self.terminated => {
+            Err(problem) if cut_off => {
                 let detail = match problem {
                     Problem::Format(detail) => detail,
                     Problem::Row(e) => e.to_string(),
