@@ -552,6 +552,7 @@ fn bad_input_is_refused_with_exit_2() {
     refused(&["sweep", "-n", "2", "-k", "2", "--resume", binary], "not UTF-8");
     let folder = dir.to_str().unwrap();
     refused(&["merge", folder], "is a directory");
+    refused(&["merge", "/dev/zero"], "larger than any sweep file");
     refused(&["sweep", "-n", "2", "-k", "2", "--resume", folder], "is a directory");
     refused(&["sweep", "-n", "2", "-k", "2", "-o", folder], "is a directory");
     refused(&["sweep", "-n", "2", "-k", "2", "-o", "/nonexistent/s.csv"], "does not exist");

@@ -124,6 +124,9 @@ pub enum SweepError {
     /// A directory where a file was expected.
     #[error("{} is a directory, not a file", .0.display())]
     Directory(PathBuf),
+    /// More bytes than any sweep file has (every key of every game and rule is a few MiB).
+    #[error("{}: larger than any sweep file ({} MiB)", .0.display(), crate::read::MAX_FILE_BYTES >> 20)]
+    TooLarge(PathBuf),
     /// The file is not UTF-8 text.
     #[error("{}: not UTF-8 text", .0.display())]
     NotUtf8(PathBuf),

@@ -11,10 +11,16 @@ mod csv_rows;
 mod json_rows;
 mod tables;
 
+use std::io::Read;
 use std::path::Path;
 
 use crate::error::{RowError, SweepError};
 use crate::row::Row;
+
+/// Most bytes read from a file: every key there can be (all games, variants, feedback kinds,
+/// valuations, pools and tie orders: 22,400 rows) takes under 10 MiB in any format, so a
+/// longer input (`/dev/zero`, a wrong file) is refused before it fills memory.
+pub(crate) const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// The rows of one file, each with its line.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,17 +43,24 @@ pub struct CutOff {
 }
 
 impl SweepFile {
-    /// Reads a file. A missing file, a directory or text that is not UTF-8 are bad input;
-    /// other failures to read are [`SweepError::Read`].
+    /// Reads a file. A missing file, a directory, more than 64 MiB or text that is not UTF-8
+    /// are bad input; other failures to read are [`SweepError::Read`].
     pub fn read(path: &Path) -> Result<SweepFile, SweepError> {
         if path.is_dir() {
             return Err(SweepError::Directory(path.to_path_buf()));
         }
-        let bytes = match std::fs::read(path) {
+        let file = match std::fs::File::open(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(SweepError::NoSuchFile(path.into())),
             Err(source) => return Err(SweepError::Read { path: path.into(), source }),
-            Ok(bytes) => bytes,
+            Ok(file) => file,
         };
+        let mut bytes = Vec::new();
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|source| SweepError::Read { path: path.into(), source })?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(SweepError::TooLarge(path.into()));
+        }
         let text = String::from_utf8(bytes).map_err(|_| SweepError::NotUtf8(path.into()))?;
         SweepFile::parse(&text, &path.display().to_string())
     }
