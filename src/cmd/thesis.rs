@@ -1,4 +1,4 @@
-//! `mmtree thesis`: every [4,6] table of the thesis (spec.md §5), recomputed.
+//! `mmtree thesis`: every [4,6] table of the thesis, recomputed.
 //!
 //! The published figures (data/*.csv) are shown beside the computed ones in a `thesis`
 //! column so a reader sees the agreement; they are never used to compute anything.
