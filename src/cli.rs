@@ -191,7 +191,7 @@ pub struct VerifyArgs {
 #[derive(Args, Debug)]
 pub struct TraceArgs {
     /// A tree file; without it, give the game (-n, -k) and rule flags.
-    #[arg(value_name = "FILE")]
+    #[arg(value_name = "FILE", conflicts_with_all = ["n", "k", "distinct", "black_only", "symbols", "RuleArgs"])]
     pub file: Option<std::path::PathBuf>,
     /// The secret to play against, e.g. 5463.
     #[arg(long, value_name = "CODE")]
@@ -367,9 +367,9 @@ pub struct AdviseArgs {
     /// Which valuation or strategy to consult.
     #[arg(long, value_enum, default_value = "all")]
     pub valuation: AdviseValuationArg,
-    /// How many guesses to list per valuation.
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    pub top: usize,
+    /// How many guesses to list per valuation (at least 1).
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub top: u32,
     /// Guess from all codes or only from the candidates.
     #[arg(long, value_enum, default_value = "all")]
     pub pool: PoolArg,
@@ -406,8 +406,8 @@ pub struct OptimalArgs {
     /// Minimise the total (average) guesses, or the maximum and then the total.
     #[arg(long, value_enum, default_value = "average")]
     pub objective: ObjectiveArg,
-    /// No secret may need more than D guesses.
-    #[arg(long, value_name = "D")]
+    /// No secret may need more than D guesses (1 to 254).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=254))]
     pub max_depth: Option<u8>,
     /// Guess from all codes or only from the candidates.
     #[arg(long, value_enum, default_value = "all")]

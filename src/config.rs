@@ -86,6 +86,14 @@ pub fn method(args: &RuleArgs) -> Result<Method> {
                 )
                 .into());
             }
+            if method == Method::FirstCandidate && (args.pool != PoolArg::All || args.no_prefer_candidates) {
+                return Err(crate::UsageError(
+                    "--valuation first-candidate always plays a candidate: --pool and --no-prefer-candidates do not \
+                     apply (--ties picks the smallest or largest)"
+                        .to_string(),
+                )
+                .into());
+            }
             Ok(method)
         }
         (1, None) => Ok(Method::OneStep),

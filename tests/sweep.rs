@@ -229,13 +229,14 @@ fn markdown_output_file_and_bad_input() {
         &["sweep", "-n", "0..=3", "-k", "2"][..],
         &["sweep", "-n", "5..2", "-k", "2"],
         &["sweep", "-n", "2", "-k", "2", "--shard", "4/3"],
-        &["sweep", "-n", "2", "-k", "2", "--valuation", "best"],
         &["merge", "/nonexistent/sweep.csv"],
     ] {
         let out = mmtree(bad);
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
         assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "{bad:?}: one-line message");
     }
+    // A flag clap refuses gets clap's whole message (problem, usage, hint), still exit 2.
+    assert_eq!(mmtree(&["sweep", "-n", "2", "-k", "2", "--valuation", "best"]).status.code(), Some(2));
 }
 
 /// Texts of `<text>` elements.

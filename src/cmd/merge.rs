@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
-use mmtree_io::write_atomic;
+use mmtree_io::refuse_same_file;
 
 use crate::cli::MergeArgs;
 use crate::cmd::sweep::{read_rows, render, sort_rows, Row, RowKey};
@@ -17,6 +17,9 @@ use crate::config;
 use crate::UsageError;
 
 pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<()> {
+    let output = crate::cmd::files::check_output(args.output.as_deref(), "-o")?;
+    let inputs: Vec<_> = args.inputs.iter().map(|p| (p.as_path(), "the input")).collect();
+    refuse_same_file(&inputs, &output.iter().collect::<Vec<_>>())?;
     let mut seen: HashMap<RowKey, String> = HashMap::new();
     let mut rows: Vec<Row> = Vec::new();
     for path in &args.inputs {
@@ -36,10 +39,8 @@ pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<()> {
     }
     sort_rows(&mut rows);
     let text = render(&rows, config::format(args.format), "Sweep");
-    match &args.output {
-        Some(path) => {
-            write_atomic(path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?
-        }
+    match &output {
+        Some(output) => output.write(text.as_bytes(), out)?,
         None => write!(out, "{text}")?,
     }
     Ok(())

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use mmtree_core::{Alphabet, FeedbackKind, Game, GameSpec, MemoryLimit, Variant, MAX_COLOURS, MAX_PEGS};
 use mmtree_io::plot::{lines_svg, LinePanel, Series};
-use mmtree_io::{write_atomic, Cell, Format, Table};
+use mmtree_io::{Cell, Format, Table};
 use mmtree_strategy::{GuessRule, Pool, Solver, Ties, Valuation};
 
 use crate::cli::{FormatArg, PoolArg, SweepArgs, TiesArg, ValuationsArg};
@@ -285,12 +285,7 @@ fn json_text(value: &Value) -> String {
 /// Reads the rows of a sweep (or `solve`) output: CSV with a header row, JSON lines, or a
 /// JSON array of row objects. Every row is checked; errors name the file and line.
 pub fn read_rows(path: &Path) -> Result<Vec<(usize, Row)>> {
-    let text = match std::fs::read_to_string(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(UsageError(format!("{}: no such file", path.display())).into())
-        }
-        other => other.with_context(|| format!("cannot read {}", path.display()))?,
-    };
+    let text = mmtree_io::read_text(path, crate::cmd::files::TABLE_LIMIT, "a sweep table")?;
     let at = |line: usize, e: String| UsageError(format!("{}:{line}: {e}", path.display()));
     let mut rows = Vec::new();
     let lines = text.lines().enumerate().map(|(i, l)| (i + 1, l)).filter(|(_, l)| !l.trim().is_empty());
@@ -499,6 +494,12 @@ impl Ordered {
 }
 
 pub fn run(args: &SweepArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
+    let output = crate::cmd::files::check_output(args.output.as_deref(), "-o")?;
+    let plot_output = crate::cmd::files::check_output(args.plot.as_deref(), "--plot")?;
+    // The resume file may be the output (the documented idiom), never the plot.
+    let resume: Vec<(&Path, &str)> = args.resume.iter().map(|p| (p.as_path(), "--resume")).collect();
+    mmtree_io::refuse_same_file(&resume, &plot_output.iter().collect::<Vec<_>>())?;
+    mmtree_io::refuse_same_file(&[], &output.iter().chain(&plot_output).collect::<Vec<_>>())?;
     let mut keys = grid(args)?;
     if let Some(text) = &args.shard {
         let (i, n) = parse_shard(text)?;
@@ -530,7 +531,9 @@ pub fn run(args: &SweepArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let todo: Vec<RowKey> = keys.iter().copied().filter(|k| !done_keys.contains(k)).collect();
 
     // Where rows go as they finish.
-    let mut stream = match (&args.output, args.format) {
+    // Rows stream into a file only: standard output, a device or a FIFO gets the final table.
+    let streamed = args.output.as_ref().filter(|_| output.as_ref().is_some_and(mmtree_io::OutputPath::replaces_file));
+    let mut stream = match (streamed, args.format) {
         (Some(path), FormatArg::Csv) => Some(Stream::create(path, StreamFormat::Csv)?),
         (Some(path), FormatArg::Json) => Some(Stream::create(path, StreamFormat::JsonLines)?),
         (Some(path), _) => Some(Stream::create(&partial_path(path), StreamFormat::Csv)?),
@@ -593,21 +596,19 @@ pub fn run(args: &SweepArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         Some(s) => format!("Sweep, shard {s}"),
         None => "Sweep".to_string(),
     };
-    match &args.output {
-        Some(path) => {
-            write_atomic(path, render(&rows, format, &title).as_bytes())
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            if !matches!(args.format, FormatArg::Csv | FormatArg::Json) {
+    match (&args.output, &output) {
+        (Some(path), Some(output)) => {
+            output.write(render(&rows, format, &title).as_bytes(), out)?;
+            if streamed.is_some() && !matches!(args.format, FormatArg::Csv | FormatArg::Json) {
                 let partial = partial_path(path);
                 std::fs::remove_file(&partial).with_context(|| format!("cannot remove {}", partial.display()))?;
             }
         }
-        None if stdout_stream.is_none() => write!(out, "{}", render(&rows, format, &title))?,
-        None => {}
+        _ if stdout_stream.is_none() => write!(out, "{}", render(&rows, format, &title))?,
+        _ => {}
     }
-    if let Some(path) = &args.plot {
-        let svg = plot(&rows)?;
-        write_atomic(path, svg.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(plot_output) = &plot_output {
+        plot_output.write(plot(&rows)?.as_bytes(), out)?;
     }
     Ok(())
 }
