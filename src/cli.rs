@@ -368,8 +368,8 @@ pub struct AdviseArgs {
     #[arg(long, value_enum, default_value = "all")]
     pub valuation: AdviseValuationArg,
     /// How many guesses to list per valuation (at least 1).
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
-    pub top: u32,
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = at_least_one)]
+    pub top: usize,
     /// Guess from all codes or only from the candidates.
     #[arg(long, value_enum, default_value = "all")]
     pub pool: PoolArg,
@@ -379,6 +379,15 @@ pub struct AdviseArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "md")]
     pub format: FormatArg,
+}
+
+/// A count that must be positive, e.g. `--top`.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
 }
 
 #[derive(Args, Debug)]

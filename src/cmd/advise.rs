@@ -130,7 +130,7 @@ pub fn run(args: &AdviseArgs, out: &mut dyn Write) -> Result<()> {
     };
     let mut advice = Vec::new();
     for v in which {
-        advice.push(advise_one(v, pool, args.top as usize, &space, &cands, abc));
+        advice.push(advise_one(v, pool, args.top, &space, &cands, abc));
     }
     let report = JsonReport {
         game: game.game.to_string(),

@@ -240,6 +240,11 @@ fn body_error(place: &str, e: bincode::error::DecodeError) -> FormatError {
         E::Utf8 { .. } | E::InvalidCharEncoding(_) => "text that is not UTF-8".to_string(),
         E::InvalidBooleanValue(v) => format!("a yes/no flag holds {v} instead of 0 or 1"),
         E::UnexpectedVariant { found, .. } => format!("unknown kind number {found}"),
+        // serde's words for an enum tag out of range: "invalid value: integer `5`, expected variant index 0 <= i < 2".
+        E::OtherString(text) if text.contains("expected variant index") => {
+            let found = text.split('`').nth(1).unwrap_or("?");
+            format!("unknown kind number {found}")
+        }
         E::OtherString(text) => text,
         E::Other(text) => text.to_string(),
         _ => "the bytes do not decode".to_string(),
