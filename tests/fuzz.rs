@@ -103,9 +103,11 @@ fn mutate(rng: &mut Rng, seed: &[u8], others: &[Vec<u8>], kind: Kind) -> Vec<u8>
     for _ in 0..1 + rng.below(4) {
         let len = b.len();
         let at = rng.below(len + 1);
-        match rng.below(10) {
+        match rng.below(11) {
             0 if len > 0 => b[at.min(len - 1)] ^= 1 << rng.below(8),
             1 if len > 0 => b[at.min(len - 1)] = *rng.pick(&[0, 1, 0x7f, 0x80, 0xfb, 0xfc, 0xfd, 0xff]),
+            // Small values: game sizes ([8,9] is 43 million codes), counts, lengths, tags.
+            8 if len > 0 => b[at.min(len - 1)] = rng.below(21) as u8,
             2 => {
                 let bytes: Vec<u8> = (0..1 + rng.below(8)).map(|_| rng.next() as u8).collect();
                 b.splice(at..at, bytes);
@@ -177,6 +179,8 @@ fn commands(kind: Kind, input: &str) -> Vec<Vec<String>> {
                 "-q",
                 "--resume",
                 input,
+                "-o",
+                "OUT",
             ],
         ],
         Kind::Checkpoint => vec![vec!["optimal", "-n", "3", "-k", "3", "-q", "--checkpoint", input, "-o", "OUT"]],
