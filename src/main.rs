@@ -95,7 +95,8 @@ fn report(err: &anyhow::Error) -> ExitCode {
             message.push(text);
         }
     }
-    eprintln!("mmtree: {}", message.join(": ").replace(['\n', '\r'], " "));
+    // One line, and nothing from a file or flag can reach the terminal as a control sequence.
+    eprintln!("mmtree: {}", mmtree_core::printable(&message.join(": ")));
     ExitCode::from(if is_bad_input(err) { 2 } else { 1 })
 }
 

@@ -480,6 +480,18 @@ mod messages {
         let out = mmtree(&["solve", "-n", "2", "-k", "2", "--first", "1\u{1b}"]);
         refused(&out, "\\u{1b}");
         assert!(!stderr(&out).contains('\u{1b}'));
+        // Text from a file is escaped too, in every message.
+        let dir = scratch("escapes");
+        let table = dir.join("s.csv");
+        let header = "n,k,variant,feedback,valuation,pool,ties,first_guess,max,total,average,histogram,skipped";
+        std::fs::write(
+            &table,
+            format!("{header}\n2,2,rep\u{1b}[2J,black-white,minimax,all,smallest,11,3,8,2.000,1 2 1,\n"),
+        )
+        .unwrap();
+        let out = mmtree(&["merge", p(&table)]);
+        refused(&out, "unknown variant 'rep\\u{1b}[2J'");
+        assert!(!stderr(&out).contains('\u{1b}'));
     }
 }
 

@@ -30,7 +30,7 @@ pub enum InputError {
         path: PathBuf,
     },
     /// The file cannot be opened (permissions, a file used as a directory...).
-    #[error("cannot read '{}': {source}", path.display())]
+    #[error("cannot read '{}'", path.display())]
     Open {
         /// The path.
         path: PathBuf,

@@ -46,7 +46,7 @@ pub enum OutputError {
     },
     /// The path or its directory cannot be written (permissions, a file used as a directory,
     /// a symbolic link loop...).
-    #[error("cannot write '{}': {source}", path.display())]
+    #[error("cannot write '{}'", path.display())]
     Unwritable {
         /// The output path.
         path: PathBuf,
