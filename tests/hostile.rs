@@ -311,6 +311,27 @@ mod inputs {
     }
 
     #[test]
+    fn play_reads_bounded_utf8_lines() {
+        let play = |stdin: Stdio| {
+            Command::new(BIN).args(["play", "-n", "4", "-k", "6", "--seed", "1"]).stdin(stdin).output().unwrap()
+        };
+        let out = play(std::fs::File::open("/dev/zero").unwrap().into());
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains("standard input: line 1 is longer than 4096 bytes"), "{}", stderr(&out));
+        let dir = scratch("play");
+        let latin1 = dir.join("moves.txt");
+        std::fs::write(&latin1, b"1122\r\n12\xe94\n").unwrap();
+        let out = play(std::fs::File::open(&latin1).unwrap().into());
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stdout(&out).contains("1122 (0,0): 256 candidate(s) left"),
+            "the first line (CRLF) is played: {}",
+            stdout(&out)
+        );
+        assert!(stderr(&out).contains("standard input is not UTF-8 text (invalid bytes on line 2)"));
+    }
+
+    #[test]
     fn directories_and_non_utf8_text_are_bad_input() {
         let dir = scratch("inputs");
         let d = p(&dir);

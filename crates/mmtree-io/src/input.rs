@@ -18,19 +18,19 @@ use mmtree_core::format_bytes;
 #[non_exhaustive]
 pub enum InputError {
     /// No file at the path.
-    #[error("cannot read '{}': no such file", path.display())]
+    #[error("cannot read {}: no such file", named(path))]
     Missing {
         /// The path.
         path: PathBuf,
     },
     /// A directory where a file was expected.
-    #[error("cannot read '{}': it is a directory, not a file", path.display())]
+    #[error("cannot read {}: it is a directory, not a file", named(path))]
     Directory {
         /// The path.
         path: PathBuf,
     },
     /// The file cannot be opened (permissions, a file used as a directory...).
-    #[error("cannot read '{}'", path.display())]
+    #[error("cannot read {}", named(path))]
     Open {
         /// The path.
         path: PathBuf,
@@ -39,7 +39,7 @@ pub enum InputError {
         source: std::io::Error,
     },
     /// More bytes than the bound the caller set for this kind of file.
-    #[error("'{}' is larger than {}, the most mmtree reads as {what}", path.display(), format_bytes(u128::from(*limit)))]
+    #[error("{} is larger than {}, the most mmtree reads as {what}", named(path), format_bytes(u128::from(*limit)))]
     TooLarge {
         /// The path.
         path: PathBuf,
@@ -48,8 +48,18 @@ pub enum InputError {
         /// The kind of file, e.g. `a tree file`.
         what: String,
     },
+    /// A line longer than the caller's bound (e.g. `/dev/zero` on standard input).
+    #[error("{}: line {line} is longer than {max} bytes", named(path))]
+    LongLine {
+        /// The path (`-` for standard input).
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// The bound.
+        max: u64,
+    },
     /// Text that is not UTF-8.
-    #[error("'{}' is not UTF-8 text (invalid bytes on line {line})", path.display())]
+    #[error("{} is not UTF-8 text (invalid bytes on line {line})", named(path))]
     NotUtf8 {
         /// The path.
         path: PathBuf,
@@ -57,7 +67,7 @@ pub enum InputError {
         line: usize,
     },
     /// Reading failed after the file was opened (an I/O error): a failure, not bad input.
-    #[error("cannot read '{}'", path.display())]
+    #[error("cannot read {}", named(path))]
     Read {
         /// The path.
         path: PathBuf,
@@ -65,6 +75,15 @@ pub enum InputError {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// A path for messages: quoted, or `standard input` for `-`.
+fn named(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "standard input".to_string()
+    } else {
+        format!("'{}'", path.display())
+    }
 }
 
 impl InputError {
@@ -139,6 +158,39 @@ impl Input {
         }
         Ok(bytes)
     }
+}
+
+/// Line `number` (from 1) of an interactive input such as standard input, without its line
+/// end; `None` at the end of the input. A line longer than `max` bytes or not UTF-8 is an
+/// error, so no input makes the line grow without bound.
+///
+/// ```
+/// let mut input = std::io::Cursor::new(b"1122\nhint\n".to_vec());
+/// assert_eq!(mmtree_io::read_line(&mut input, 80, 1)?, Some("1122".to_string()));
+/// assert_eq!(mmtree_io::read_line(&mut input, 80, 2)?, Some("hint".to_string()));
+/// assert_eq!(mmtree_io::read_line(&mut input, 80, 3)?, None);
+/// let mut zeros = std::io::Cursor::new(vec![0u8; 100]);
+/// assert!(mmtree_io::read_line(&mut zeros, 80, 1).is_err());
+/// # Ok::<(), mmtree_io::InputError>(())
+/// ```
+pub fn read_line(input: &mut dyn std::io::BufRead, max: u64, number: usize) -> Result<Option<String>, InputError> {
+    let stdin = || PathBuf::from("-");
+    let mut bytes = Vec::new();
+    let mut bounded = std::io::Read::take(input, max.saturating_add(1));
+    std::io::BufRead::read_until(&mut bounded, b'\n', &mut bytes)
+        .map_err(|source| InputError::Read { path: stdin(), source })?;
+    if bytes.is_empty() {
+        return Ok(None);
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+    } else if bytes.len() as u64 > max {
+        return Err(InputError::LongLine { path: stdin(), line: number, max });
+    }
+    String::from_utf8(bytes).map(Some).map_err(|_| InputError::NotUtf8 { path: stdin(), line: number })
 }
 
 /// The bytes of a file (`-` is standard input), at most `limit` of them.

@@ -24,7 +24,7 @@ mod tree_file;
 
 pub use dot::{strategy_graph, to_dot, DotEdge, DotNode, DotOptions};
 pub use export::{tree_json, ExportError, MAX_JSON_DEPTH};
-pub use input::{read_bytes, read_text, Input, InputError};
+pub use input::{read_bytes, read_line, read_text, Input, InputError};
 pub use output::{refuse_same_file, write_atomic, OutputError, OutputPath};
 pub use table::{render_tables, Cell, Format, Table};
 pub use tree_file::{fnv1a64, FormatError, RuleInfo, TreeFile, TreeFileError, TreeHeader, FORMAT_VERSION, MAGIC};
