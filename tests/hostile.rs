@@ -11,7 +11,7 @@ use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use mmtree::core::GameSpec;
+use mmtree::core::{CodeSpace, GameSpec, MemoryLimit, Node};
 use mmtree::io::{fnv1a64, TreeFile};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mmtree");
@@ -420,15 +420,47 @@ mod messages {
         assert_eq!(out.status.code(), Some(2));
         assert!(stderr(&out).contains("must be at least 1"));
         let first = ["solve", "-n", "3", "-k", "3", "--valuation", "first-candidate"];
-        refused(&mmtree(&[&first[..], &["--pool", "candidates"]].concat()), "--pool and --no-prefer-candidates");
-        refused(&mmtree(&[&first[..], &["--no-prefer-candidates"]].concat()), "do not apply");
-        let advise = ["advise", "-n", "3", "-k", "3", "--pool", "candidates", "--valuation"];
-        refused(&mmtree(&[&advise[..], &["first-candidate"]].concat()), "always play a candidate");
+        refused(&mmtree(&[&first[..], &["--no-prefer-candidates"]].concat()), "--no-prefer-candidates does not apply");
+        refused(&mmtree(&["solve", "-n", "3", "-k", "3", "--valuation", "human", "--pool", "candidates"]), "human");
+        let advise = ["advise", "-n", "3", "-k", "3", "--pool", "candidates", "--valuation", "human"];
+        refused(&mmtree(&advise), "--pool does not apply");
         // --ties is honoured by first-candidate: the largest candidate first.
         let out = mmtree(&[&first[..], &["--ties", "largest", "--format", "json"]].concat());
         succeeded(&out);
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["first_guess"], "333");
+    }
+
+    #[test]
+    fn first_candidate_honours_the_candidate_pool() {
+        // First-candidate plays a candidate by construction: with --pool candidates every
+        // guess of the tree is a candidate of its state, and the play is that of --pool all.
+        let dir = scratch("first-candidate");
+        let load = |pool: &str| {
+            let path = dir.join(format!("{pool}.mmt"));
+            let args = ["solve", "-n", "4", "-k", "4", "-q", "--valuation", "first-candidate", "--pool", pool];
+            succeeded(&mmtree(&[&args[..], &["-o", p(&path)]].concat()));
+            TreeFile::from_bytes(&std::fs::read(&path).unwrap()).unwrap()
+        };
+        let (all, candidates) = (load("all"), load("candidates"));
+        assert_eq!(all.tree, candidates.tree);
+        assert_eq!((all.header.rule.pool.as_str(), candidates.header.rule.pool.as_str()), ("all", "candidates"));
+        let game = *candidates.tree.game();
+        let space = CodeSpace::new(game, MemoryLimit(1 << 30)).unwrap();
+        let tree = &candidates.tree;
+        let mut states = vec![(tree.root(), space.all_indices())];
+        let mut guesses = 0;
+        while let Some((id, cands)) = states.pop() {
+            let Node::Guess { guess, .. } = *tree.node(id) else { continue };
+            assert!(cands.contains(&guess), "a guess outside the candidates");
+            guesses += 1;
+            for edge in tree.children(id) {
+                let part: Vec<_> =
+                    cands.iter().copied().filter(|&c| space.feedback(guess, c) == edge.feedback).collect();
+                states.push((edge.child, part));
+            }
+        }
+        assert!(guesses > 1);
     }
 
     /// The [3,3] tree file with one edit to its bytes, checksum recomputed.

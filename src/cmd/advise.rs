@@ -111,11 +111,8 @@ pub fn run(args: &AdviseArgs, out: &mut dyn Write) -> Result<()> {
         PoolArg::All => Pool::All,
         PoolArg::Candidates => Pool::Candidates,
     };
-    if pool != Pool::All && matches!(args.valuation, AdviseValuationArg::FirstCandidate | AdviseValuationArg::Human) {
-        return Err(UsageError(
-            "--pool applies to the valuations; --valuation first-candidate and human always play a candidate".into(),
-        )
-        .into());
+    if pool != Pool::All && args.valuation == AdviseValuationArg::Human {
+        return Err(UsageError("--valuation human has its own rules: --pool does not apply".into()).into());
     }
     let which: Vec<AdviseValuationArg> = match args.valuation {
         AdviseValuationArg::All => vec![
