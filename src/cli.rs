@@ -229,7 +229,7 @@ pub struct VerifyArgs {
 #[derive(Args, Debug)]
 pub struct TraceArgs {
     /// A tree file; without it, give the game (-n, -k) and rule flags.
-    #[arg(value_name = "FILE")]
+    #[arg(value_name = "FILE", conflicts_with_all = ["n", "k", "distinct", "black_only", "symbols", "RuleArgs"])]
     pub file: Option<std::path::PathBuf>,
     /// The secret to play against, e.g. 5463.
     #[arg(long, value_name = "CODE")]
@@ -405,8 +405,8 @@ pub struct AdviseArgs {
     /// Which valuation or strategy to consult.
     #[arg(long, value_enum, default_value = "all")]
     pub valuation: AdviseValuationArg,
-    /// How many guesses to list per valuation.
-    #[arg(long, value_name = "N", default_value_t = 5)]
+    /// How many guesses to list per valuation (at least 1).
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = at_least_one)]
     pub top: usize,
     /// Guess from all codes or only from the candidates.
     #[arg(long, value_enum, default_value = "all")]
@@ -417,6 +417,15 @@ pub struct AdviseArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "md")]
     pub format: FormatArg,
+}
+
+/// A count that must be positive, e.g. `--top`.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
 }
 
 #[derive(Args, Debug)]
@@ -444,8 +453,8 @@ pub struct OptimalArgs {
     /// Minimise the total (average) guesses, or the maximum and then the total.
     #[arg(long, value_enum, default_value = "average")]
     pub objective: ObjectiveArg,
-    /// No secret may need more than D guesses.
-    #[arg(long, value_name = "D")]
+    /// No secret may need more than D guesses (1 to 254).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u8).range(1..=254))]
     pub max_depth: Option<u8>,
     /// Guess from all codes or only from the candidates.
     #[arg(long, value_enum, default_value = "all")]

@@ -86,6 +86,17 @@ pub fn method(args: &RuleArgs) -> Result<Method> {
                 )
                 .into());
             }
+            // First-candidate plays a candidate, so `--pool candidates` holds by construction (the
+            // tree equals the `--pool all` one; the file records the pool asked for). It never
+            // weighs equally good guesses, so a preference among them cannot apply.
+            if method == Method::FirstCandidate && args.no_prefer_candidates {
+                return Err(crate::UsageError(
+                    "--valuation first-candidate never weighs equally good guesses: --no-prefer-candidates does \
+                     not apply (--ties picks the smallest or largest candidate)"
+                        .to_string(),
+                )
+                .into());
+            }
             Ok(method)
         }
         (1, None) => Ok(Method::OneStep),

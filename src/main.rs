@@ -1,4 +1,9 @@
 //! The `mmtree` command-line tool: parsing, progress and error reporting; no algorithms.
+//!
+//! One rule for exit codes, applied here for every command: 0 on success (and on a closed
+//! pipe), 2 for bad input (flags, games, files, paths: anything the user can fix by changing
+//! the command), 1 for a failure of the work itself (a write or read failing midway, an
+//! interrupted search, a failed self-check).
 
 mod cli;
 mod cmd;
@@ -18,33 +23,18 @@ use cli::{Cli, Command};
 #[error("{0}")]
 pub struct UsageError(pub String);
 
+/// Most worker threads per core: more only slows the start (each thread is created up front)
+/// and never the results, which do not depend on the thread count.
+const THREADS_PER_CORE: usize = 4;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(err) => {
-            use clap::error::ErrorKind;
-            if matches!(
-                err.kind(),
-                ErrorKind::DisplayHelp
-                    | ErrorKind::DisplayVersion
-                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-            ) {
-                let _ = err.print();
-                return ExitCode::from(if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                    2
-                } else {
-                    0
-                });
-            }
-            // One line: clap's first line names the problem; the rest is usage boilerplate.
-            let rendered = err.render().to_string();
-            let first = rendered.lines().next().unwrap_or("error: invalid arguments");
-            let hint = rendered.lines().find(|l| l.trim_start().starts_with("[possible values")).map(str::trim);
-            match hint {
-                Some(h) => eprintln!("mmtree: {} {}", first.trim_start_matches("error: "), h),
-                None => eprintln!("mmtree: {}", first.trim_start_matches("error: ")),
-            }
-            return ExitCode::from(2);
+            // clap's whole message: the problem, the usage line and the hint (help and
+            // version exit 0, usage errors 2).
+            let _ = err.print();
+            return ExitCode::from(u8::try_from(err.exit_code()).unwrap_or(2));
         }
     };
     if let Some(n) = cli.threads {
@@ -52,6 +42,14 @@ fn main() -> ExitCode {
             eprintln!("mmtree: --threads must be at least 1");
             return ExitCode::from(2);
         }
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let cap = THREADS_PER_CORE * cores;
+        let n = if n > cap {
+            eprintln!("mmtree: --threads {n} is more than {THREADS_PER_CORE} per core ({cores} cores); using {cap}");
+            cap
+        } else {
+            n
+        };
         if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
             eprintln!("mmtree: cannot start {n} threads: {e}");
             return ExitCode::from(1);
@@ -92,13 +90,29 @@ fn report(err: &anyhow::Error) -> ExitCode {
     {
         return ExitCode::SUCCESS;
     }
-    let message: Vec<String> = err.chain().map(|e| e.to_string()).collect();
-    eprintln!("mmtree: {}", message.join(": "));
-    let usage = err.chain().any(|e| {
-        e.is::<UsageError>()
-            || e.is::<mmtree_core::GameError>()
-            || e.is::<mmtree_games::GamesError>()
-            || e.downcast_ref::<mmtree_io::TreeFileError>().is_some_and(|e| e.is_bad_input())
-    });
-    ExitCode::from(if usage { 2 } else { 1 })
+    // Each cause once: transparent wrappers repeat their source's message.
+    let mut message: Vec<String> = Vec::new();
+    for text in err.chain().map(|e| e.to_string()) {
+        if message.last() != Some(&text) {
+            message.push(text);
+        }
+    }
+    // One line, and nothing from a file or flag can reach the terminal as a control sequence.
+    eprintln!("mmtree: {}", mmtree_core::printable(&message.join(": ")));
+    ExitCode::from(if is_bad_input(err) { 2 } else { 1 })
+}
+
+/// Whether an error is the user's to fix: the outermost cause of a known kind decides.
+fn is_bad_input(err: &anyhow::Error) -> bool {
+    err.chain()
+        .find_map(|e| {
+            if e.is::<UsageError>() || e.is::<mmtree_core::GameError>() {
+                return Some(true);
+            }
+            (e.downcast_ref::<mmtree_games::GamesError>().map(mmtree_games::GamesError::is_bad_input))
+                .or_else(|| e.downcast_ref::<mmtree_io::TreeFileError>().map(mmtree_io::TreeFileError::is_bad_input))
+                .or_else(|| e.downcast_ref::<mmtree_io::InputError>().map(mmtree_io::InputError::is_bad_input))
+                .or_else(|| e.downcast_ref::<mmtree_io::OutputError>().map(mmtree_io::OutputError::is_bad_input))
+        })
+        .unwrap_or(false)
 }

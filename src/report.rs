@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use mmtree_core::{Alphabet, CodeSpace, Game, Stats, StrategyTree};
-use mmtree_io::{Cell, Table, TreeFile};
+use mmtree_io::{Cell, RuleInfo, Table, TreeFile};
 use mmtree_strategy::{GuessRule, Pool, Ties};
 
 /// Every rule name a tree file may record (`GuessRule::name` and the optimal searches).
@@ -24,6 +24,28 @@ const RULE_NAMES: [&str; 12] = [
 
 /// The `ties` of an optimal tree: the first optimal guess in search order is played.
 pub const OPTIMAL_TIES: &str = "first";
+
+/// The `[valuation, pool, ties]` names a tree file records, refused unless this mmtree wrote
+/// them.
+pub fn recorded_rule(rule: &RuleInfo) -> Result<[&'static str; 3], crate::UsageError> {
+    let unknown = |what: &str, name: &str| {
+        crate::UsageError(format!("unknown {what} '{}' recorded in the file", mmtree_core::printable(name)))
+    };
+    let valuation = RULE_NAMES
+        .into_iter()
+        .find(|&name| name == rule.valuation)
+        .ok_or_else(|| unknown("valuation", &rule.valuation))?;
+    let pool = [Pool::All, Pool::Candidates]
+        .into_iter()
+        .map(Pool::name)
+        .find(|&p| p == rule.pool)
+        .ok_or_else(|| unknown("pool", &rule.pool))?;
+    let ties = [Ties::Smallest.name(), Ties::Largest.name(), OPTIMAL_TIES]
+        .into_iter()
+        .find(|&t| t == rule.ties)
+        .ok_or_else(|| unknown("tie order", &rule.ties))?;
+    Ok([valuation, pool, ties])
+}
 
 /// One result row. Its JSON keys are a contract (`solve --format json`): keep them as is.
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -57,27 +79,14 @@ impl SolveReport {
     /// The row of a tree file, from its header's recorded figures (nothing recomputed).
     pub fn from_file(file: &TreeFile, space: &CodeSpace, alphabet: &Alphabet) -> anyhow::Result<SolveReport> {
         let h = &file.header;
-        let unknown =
-            |what: &str, name: &str| crate::UsageError(format!("unknown {what} '{name}' recorded in the file"));
-        let valuation = RULE_NAMES
-            .into_iter()
-            .find(|&name| name == h.rule.valuation)
-            .ok_or_else(|| unknown("valuation", &h.rule.valuation))?;
-        let pool = [Pool::All, Pool::Candidates]
-            .into_iter()
-            .find(|p| p.name() == h.rule.pool)
-            .ok_or_else(|| unknown("pool", &h.rule.pool))?;
-        let ties = [Ties::Smallest.name(), Ties::Largest.name(), OPTIMAL_TIES]
-            .into_iter()
-            .find(|&t| t == h.rule.ties)
-            .ok_or_else(|| unknown("tie order", &h.rule.ties))?;
+        let [valuation, pool, ties] = recorded_rule(&h.rule)?;
         let first = file
             .tree
             .first_guess()
             .and_then(|g| space.try_code(g.index()))
             .map(|c| alphabet.format(&c))
             .unwrap_or_default();
-        Ok(SolveReport::from_figures(file.tree.game(), [valuation, pool.name(), ties], first, &h.stats))
+        Ok(SolveReport::from_figures(file.tree.game(), [valuation, pool, ties], first, &h.stats))
     }
 
     /// The row of an optimal tree: `valuation` is `optimal-average` or `optimal-worst`, `ties`

@@ -91,7 +91,7 @@ fn verify_accepts_real_trees_and_names_violations() {
     assert_eq!(v["total"], 5801);
 
     // Alter a recorded figure (with a valid checksum): verify exits 1 naming it.
-    let mut file = mmtree::io::TreeFile::read(&path).unwrap();
+    let mut file = mmtree::io::TreeFile::read(&path, mmtree::core::MemoryLimit(1 << 30)).unwrap();
     file.header.stats.total = 5800;
     let bad = dir.join("bad.mmt");
     file.write(&bad).unwrap();

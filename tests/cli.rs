@@ -147,11 +147,20 @@ mod bad_input {
         refused(&["solve", "-n", "4", "-k", "0"], "colours k = 0");
         refused(&["solve", "-n", "4", "-k", "6", "--first", "1127"], "'7' is not one of the game's 6 colours");
         refused(&["solve", "-n", "4", "-k", "6", "--first", "112"], "has 3 symbols, the game has 4 pegs");
-        refused(&["solve", "-n", "4", "-k", "6", "--valuation", "best"], "'best'");
         refused(&["solve", "-n", "4", "-k", "6", "--distinct", "--first", "1123"], "repeats symbol '1'");
         refused(&["solve", "-n", "5", "-k", "4", "--distinct"], "needs n <= k");
         refused(&["solve", "-n", "4", "-k", "6", "--symbols", "0122"], "appears twice");
         refused(&["solve", "-n", "4", "-k", "6", "--memory-limit", "lots"], "invalid memory size");
+    }
+
+    #[test]
+    fn flag_errors_show_clap_s_whole_message() {
+        let out = mmtree(&["solve", "-n", "4", "-k", "6", "--valuation", "best"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("'best'") && err.contains("[possible values: minimax,"), "{err}");
+        assert!(err.contains("For more information, try '--help'."), "{err}");
+        assert!(out.stdout.is_empty());
     }
 
     #[test]

@@ -59,8 +59,8 @@ fn completions_cover_every_subcommand_in_each_shell() {
 fn completions_refuse_an_unknown_shell() {
     let out = mmtree(&["completions", "tcsh"]);
     assert_eq!(out.status.code(), Some(2));
+    // clap's whole message: the bad value and the possible ones.
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("tcsh") && stderr.contains("bash, zsh, fish"), "{stderr}");
 }
 

@@ -229,13 +229,14 @@ fn markdown_output_file_and_bad_input() {
         &["sweep", "-n", "0..=3", "-k", "2"][..],
         &["sweep", "-n", "5..2", "-k", "2"],
         &["sweep", "-n", "2", "-k", "2", "--shard", "4/3"],
-        &["sweep", "-n", "2", "-k", "2", "--valuation", "best"],
         &["merge", "/nonexistent/sweep.csv"],
     ] {
         let out = mmtree(bad);
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
         assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "{bad:?}: one-line message");
     }
+    // A flag clap refuses gets clap's whole message (problem, usage, hint), still exit 2.
+    assert_eq!(mmtree(&["sweep", "-n", "2", "-k", "2", "--valuation", "best"]).status.code(), Some(2));
 }
 
 /// Texts of `<text>` elements.
@@ -552,7 +553,7 @@ fn bad_input_is_refused_with_exit_2() {
     refused(&["sweep", "-n", "2", "-k", "2", "--resume", binary], "not UTF-8");
     let folder = dir.to_str().unwrap();
     refused(&["merge", folder], "is a directory");
-    refused(&["merge", "/dev/zero"], "larger than any sweep file");
+    refused(&["merge", "/dev/zero"], "is larger than 64.0 MiB");
     refused(&["sweep", "-n", "2", "-k", "2", "--resume", folder], "is a directory");
     refused(&["sweep", "-n", "2", "-k", "2", "-o", folder], "is a directory");
     refused(&["sweep", "-n", "2", "-k", "2", "-o", "/nonexistent/s.csv"], "does not exist");

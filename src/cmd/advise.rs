@@ -21,7 +21,7 @@ pub struct Round {
 
 /// Parses round `number` (1-based) written `CODE:b,w` (`CODE:b` in black-only games).
 pub fn parse_round(text: &str, number: usize, game: &GameConfig, space: &CodeSpace) -> Result<Round, UsageError> {
-    let bad = |why: String| UsageError(format!("history round {number} '{text}': {why}"));
+    let bad = |why: String| UsageError(format!("history round {number} '{}': {why}", mmtree_core::printable(text)));
     let black_only = game.game.feedback_kind() == FeedbackKind::Black;
     let expected = if black_only { "CODE:b" } else { "CODE:b,w" };
     let (code, score) = text.split_once(':').ok_or_else(|| bad(format!("expected {expected}")))?;
@@ -29,6 +29,9 @@ pub fn parse_round(text: &str, number: usize, game: &GameConfig, space: &CodeSpa
     let guess = space.index(&code).ok_or_else(|| bad("not a code of the game".to_string()))?;
     let number_of = |s: &str| s.trim().parse::<u8>().map_err(|_| bad(format!("expected {expected}")));
     let fb = match score.split_once(',') {
+        Some(_) if black_only => {
+            return Err(bad("a black-only game scores a round with one number, the black pegs: CODE:b".into()))
+        }
         Some((b, w)) => Feedback { black: number_of(b)?, white: number_of(w)? },
         None if black_only => Feedback { black: number_of(score)?, white: 0 },
         None => return Err(bad(format!("expected {expected}"))),
@@ -45,7 +48,8 @@ pub fn candidates_after(rounds: &[(String, Round)], space: &CodeSpace) -> Result
         cands.retain(|&c| space.feedback(round.guess, c) == round.feedback);
         if cands.is_empty() {
             return Err(UsageError(format!(
-                "inconsistent history: no code satisfies rounds 1 to {n}; the first inconsistent round is {n} '{text}'",
+                "inconsistent history: no code satisfies rounds 1 to {n}; the first inconsistent round is {n} '{}'",
+                mmtree_core::printable(text),
                 n = i + 1
             )));
         }
@@ -107,6 +111,9 @@ pub fn run(args: &AdviseArgs, out: &mut dyn Write) -> Result<()> {
         PoolArg::All => Pool::All,
         PoolArg::Candidates => Pool::Candidates,
     };
+    if pool != Pool::All && args.valuation == AdviseValuationArg::Human {
+        return Err(UsageError("--valuation human has its own rules: --pool does not apply".into()).into());
+    }
     let which: Vec<AdviseValuationArg> = match args.valuation {
         AdviseValuationArg::All => vec![
             AdviseValuationArg::Minimax,
@@ -120,7 +127,7 @@ pub fn run(args: &AdviseArgs, out: &mut dyn Write) -> Result<()> {
     };
     let mut advice = Vec::new();
     for v in which {
-        advice.push(advise_one(v, pool, args.top.max(1), &space, &cands, abc));
+        advice.push(advise_one(v, pool, args.top, &space, &cands, abc));
     }
     let report = JsonReport {
         game: game.game.to_string(),

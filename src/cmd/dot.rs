@@ -5,7 +5,7 @@ use std::process::{Command, Stdio};
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use mmtree_io::{strategy_graph, to_dot, DotOptions};
+use mmtree_io::{refuse_same_file, strategy_graph, to_dot, DotOptions};
 
 use crate::cli::{DotArgs, RenderArg};
 
@@ -13,9 +13,8 @@ pub fn run(args: &DotArgs, out: &mut dyn Write) -> Result<()> {
     if args.render.is_some() && args.output.is_none() {
         bail!(crate::UsageError("--render needs an output file: add -o FILE".into()));
     }
-    if let Some(path) = &args.output {
-        super::tree_file::check_output_dir(path)?;
-    }
+    let output = super::files::check_output(args.output.as_deref(), "-o")?;
+    refuse_same_file(&[(&args.file, "the input")], &output.iter().collect::<Vec<_>>())?;
     let loaded = super::tree_file::load(&args.file, args.memory_limit.as_deref())?;
     let options = DotOptions { max_depth: args.max_depth, max_set: args.max_set };
     let graph = strategy_graph(&loaded.file.tree, &loaded.space, &loaded.alphabet, options);
@@ -24,10 +23,8 @@ pub fn run(args: &DotArgs, out: &mut dyn Write) -> Result<()> {
         Some(kind) => render(&text, kind)?,
         None => text.into_bytes(),
     };
-    match &args.output {
-        Some(path) => {
-            mmtree_io::write_atomic(path, &bytes).with_context(|| format!("cannot write '{}'", path.display()))?
-        }
+    match &output {
+        Some(output) => output.write(&bytes, out)?,
         None => out.write_all(&bytes)?,
     }
     Ok(())

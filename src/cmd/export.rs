@@ -4,12 +4,13 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
+use mmtree_io::refuse_same_file;
+
 use crate::cli::{ExportArgs, ExportFormatArg};
 
 pub fn run(args: &ExportArgs, out: &mut dyn Write) -> Result<()> {
-    if let Some(path) = &args.output {
-        super::tree_file::check_output_dir(path)?;
-    }
+    let output = super::files::check_output(args.output.as_deref(), "-o")?;
+    refuse_same_file(&[(&args.file, "the input")], &output.iter().collect::<Vec<_>>())?;
     let loaded = super::tree_file::load(&args.file, args.memory_limit.as_deref())?;
     let text = match args.format {
         ExportFormatArg::Json => {
@@ -20,9 +21,8 @@ pub fn run(args: &ExportArgs, out: &mut dyn Write) -> Result<()> {
             text
         }
     };
-    match &args.output {
-        Some(path) => mmtree_io::write_atomic(path, text.as_bytes())
-            .with_context(|| format!("cannot write '{}'", path.display()))?,
+    match &output {
+        Some(output) => output.write(text.as_bytes(), out)?,
         None => out.write_all(text.as_bytes())?,
     }
     Ok(())

@@ -7,12 +7,12 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use rayon::prelude::*;
 
 use mmtree_core::{first_guess_classes, Code, CodeIndex, Stats, MAX_FEEDBACKS};
 use mmtree_io::plot::{histograms_svg, HistogramPanel};
-use mmtree_io::{render_tables, write_atomic, Cell, Table};
+use mmtree_io::{refuse_same_file, render_tables, Cell, Table};
 use mmtree_strategy::{GuessRule, Pool, Solver, Valuation};
 
 use crate::cli::FirstGuessesArgs;
@@ -46,6 +46,9 @@ fn max_avg(stats: &Stats) -> String {
 
 pub fn run(args: &FirstGuessesArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let config = GameConfig::resolve(&args.game)?;
+    let output = super::files::check_output(args.output.as_deref(), "-o")?;
+    let plot = super::files::check_output(args.plot.as_deref(), "--plot")?;
+    refuse_same_file(&[], &output.iter().chain(&plot).collect::<Vec<_>>())?;
     let space = config.space()?;
     let abc = &config.alphabet;
     let codes = first_guess_classes(&config.game);
@@ -171,13 +174,11 @@ pub fn run(args: &FirstGuessesArgs, quiet: bool, out: &mut dyn Write) -> Result<
     }
 
     let text = render_tables(&[valued, pivot, long, verdict], config::format(args.format));
-    match &args.output {
-        Some(path) => {
-            write_atomic(path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?
-        }
+    match &output {
+        Some(output) => output.write(text.as_bytes(), out)?,
         None => write!(out, "{text}")?,
     }
-    if let Some(path) = &args.plot {
+    if let Some(plot) = &plot {
         let several_pools = rules.iter().any(|r| r.1 != rules[0].1);
         let panels: Vec<HistogramPanel> = lines
             .iter()
@@ -191,7 +192,7 @@ pub fn run(args: &FirstGuessesArgs, quiet: bool, out: &mut dyn Write) -> Result<
             })
             .collect();
         let svg = histograms_svg(&panels, "guesses", "secrets")?;
-        write_atomic(path, svg.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+        plot.write(svg.as_bytes(), out)?;
     }
     Ok(())
 }

@@ -8,26 +8,24 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
-use mmtree_io::write_atomic;
+use mmtree_io::refuse_same_file;
 use mmtree_sweep::{merge, render, SweepFile};
 
 use crate::cli::MergeArgs;
-use crate::cmd::sweep::{check_output, sweep_error};
+use crate::cmd::sweep::sweep_error;
 use crate::config;
 
 pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<()> {
-    if let Some(path) = &args.output {
-        check_output(path)?;
-    }
+    let output = crate::cmd::files::check_output(args.output.as_deref(), "-o")?;
+    let inputs: Vec<_> = args.inputs.iter().map(|p| (p.as_path(), "the input")).collect();
+    refuse_same_file(&inputs, &output.iter().collect::<Vec<_>>())?;
     let files = args.inputs.iter().map(|path| SweepFile::read(path)).collect::<Result<Vec<_>, _>>();
     let rows = merge(files.map_err(sweep_error)?).map_err(sweep_error)?;
     let text = render(&rows, config::format(args.format), "Sweep");
-    match &args.output {
-        Some(path) => {
-            write_atomic(path, text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?
-        }
+    match &output {
+        Some(output) => output.write(text.as_bytes(), out)?,
         None => write!(out, "{text}")?,
     }
     Ok(())

@@ -1,6 +1,7 @@
 pub mod advise;
 pub mod dot;
 pub mod export;
+pub mod files;
 pub mod first_guesses;
 pub mod merge;
 pub mod optimal;

@@ -1,13 +1,12 @@
 //! `mmtree optimal`: the exact optimal strategy of one game, its figures and optionally its tree.
 
 use std::io::Write;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
-use mmtree_io::{write_atomic, Format};
+use mmtree_io::{read_bytes, refuse_same_file, Format, OutputPath};
 use mmtree_strategy::{Checkpoint, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
 
 use crate::cli::{ObjectiveArg, OptimalArgs, PoolArg};
@@ -23,13 +22,10 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let game = GameConfig::resolve(&args.game)?;
-    if args.max_depth == Some(0) || args.max_depth == Some(u8::MAX) {
-        return Err(crate::UsageError("--max-depth must be between 1 and 254".into()).into());
-    }
+    let output = super::files::check_output(args.output.as_deref(), "-o")?;
+    let checkpoint = super::files::check_output(args.checkpoint.as_deref(), "--checkpoint")?;
+    refuse_same_file(&[], &output.iter().chain(&checkpoint).collect::<Vec<_>>())?;
     let mut space = game.space()?;
-    if let Some(path) = &args.output {
-        super::tree_file::check_output_dir(path)?;
-    }
     // The search scores every guess at every node: the feedback table pays off far beyond
     // the size worth building for one tree.
     space.build_table((game.limit.0 / 2).min(OPTIMAL_TABLE_CAP));
@@ -58,7 +54,8 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let search = OptimalSearch::new(&space, config).with_stop_flag(&INTERRUPTED).with_progress(&progress);
     if let Some(path) = &args.checkpoint {
         if path.exists() {
-            let bytes = std::fs::read(path).with_context(|| format!("cannot read checkpoint {}", path.display()))?;
+            // JSON takes at least as many bytes as the entries it decodes to.
+            let bytes = read_bytes(path, game.limit.0, "a checkpoint within the memory limit")?;
             let checkpoint: Checkpoint = serde_json::from_slice(&bytes)
                 .map_err(|e| crate::UsageError(format!("checkpoint {} is not valid: {e}", path.display())))?;
             search.resume(&checkpoint).map_err(|e| crate::UsageError(format!("checkpoint {}: {e}", path.display())))?;
@@ -68,8 +65,8 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let result = search.run();
     bar.finish_and_clear();
     let elapsed = start.elapsed();
-    if let Some(path) = &args.checkpoint {
-        save_checkpoint(&search.checkpoint(), path)?;
+    if let Some(checkpoint) = &checkpoint {
+        save_checkpoint(&search.checkpoint(), checkpoint, out)?;
     }
     if args.verbose {
         let s = search.stats();
@@ -97,10 +94,10 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         Objective::Average => "optimal-average",
         Objective::Worst => "optimal-worst",
     };
-    if let Some(path) = &args.output {
+    if let Some(output) = &output {
         let info = mmtree_io::RuleInfo::new(valuation, pool.name(), crate::report::OPTIMAL_TIES, true, None);
         let bytes = mmtree_io::TreeFile::new(tree.clone(), game.alphabet.first(game.game.k()), info).to_bytes();
-        write_atomic(path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        output.write(&bytes, out)?;
     }
     let report = SolveReport::optimal(&game.game, valuation, pool, &tree, &space, &game.alphabet);
     match config::format(args.format) {
@@ -114,7 +111,7 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     Ok(())
 }
 
-fn save_checkpoint(checkpoint: &Checkpoint, path: &Path) -> Result<()> {
+fn save_checkpoint(checkpoint: &Checkpoint, path: &OutputPath, out: &mut dyn Write) -> Result<()> {
     let bytes = serde_json::to_vec(checkpoint)?;
-    write_atomic(path, &bytes).with_context(|| format!("cannot write checkpoint {}", path.display()))
+    Ok(path.write(&bytes, out)?)
 }

@@ -16,6 +16,8 @@ use crate::config::GameConfig;
 
 /// Candidates are listed after a guess when at most this many are left.
 const SHOW_CANDIDATES: usize = 12;
+/// Longest input line read (a code, `hint` or `quit` is a few bytes; `/dev/zero` is endless).
+const MAX_LINE: u64 = 4096;
 
 /// splitmix64 (Steele, Lea & Flood 2014): a small, well-mixed seedable generator.
 struct SplitMix64(u64);
@@ -62,15 +64,15 @@ pub fn run(args: &PlayArgs, input: &mut dyn BufRead, out: &mut dyn Write) -> Res
     writeln!(out, "Type a code, 'hint' for the advisor's guess, or 'quit'.")?;
     let mut cands = space.all_indices();
     let mut guesses = 0u32;
-    let mut line = String::new();
+    let mut lines = 0;
     loop {
         write!(out, "guess {}> ", guesses + 1)?;
         out.flush()?;
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        lines += 1;
+        let Some(line) = mmtree_io::read_line(input, MAX_LINE, lines)? else {
             writeln!(out, "\nEnd of input after {guesses} guess(es); the secret was {}.", show(secret))?;
             return Ok(());
-        }
+        };
         let word = line.trim();
         match word {
             "" => continue,

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, Result};
 
 use mmtree_io::{Format, TreeFile};
 use mmtree_strategy::Solver;
@@ -16,25 +16,23 @@ pub fn run(args: &SolveArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let game = GameConfig::resolve(&args.game)?;
     let space = game.space()?;
     let rule = config::rule(&args.rule, &game, &space)?;
-    if let Some(path) = &args.output {
-        super::tree_file::check_output_dir(path)?;
-    }
+    let output = super::files::check_output(args.output.as_deref(), "-o")?;
     let bar = progress::bar(space.len() as u64, "secrets", quiet);
     let report_progress = |n: u64| bar.inc(n);
     let tree = Solver::new(&space, rule).with_progress(&report_progress).build();
     bar.finish_and_clear();
     let report = SolveReport::new(&game.game, &rule, &tree, &space, &game.alphabet);
-    if args.output.is_some() || args.self_check {
+    if output.is_some() || args.self_check {
         let info = super::tree_file::rule_info(&rule, &space, &game.alphabet);
         let bytes = TreeFile::new(tree, game.alphabet.first(game.game.k()), info).to_bytes();
         if args.self_check {
             // Check the bytes exactly as they will be written, with the independent checker.
             mmtree_verify::verify_bytes(&bytes, game.limit).map_err(|e| anyhow!(e).context("self-check failed"))?;
         }
-        if let Some(path) = &args.output {
-            mmtree_io::write_atomic(path, &bytes).with_context(|| format!("cannot write '{}'", path.display()))?;
-            if !quiet {
-                eprintln!("mmtree: wrote {} ({} bytes)", path.display(), bytes.len());
+        if let Some(output) = &output {
+            output.write(&bytes, out)?;
+            if !quiet && !output.is_stdout() {
+                eprintln!("mmtree: wrote {} ({} bytes)", output.path().display(), bytes.len());
             }
         }
     }

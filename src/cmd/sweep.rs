@@ -39,14 +39,6 @@ pub fn sweep_error(e: SweepError) -> anyhow::Error {
     }
 }
 
-/// Refuses, before any work, an output path that is a directory or whose directory is missing.
-pub fn check_output(path: &Path) -> Result<()> {
-    if path.is_dir() {
-        return Err(UsageError(format!("cannot write '{}': it is a directory", path.display())).into());
-    }
-    super::tree_file::check_output_dir(path)
-}
-
 /// Parses `2..=5`, `2..5`, `4`, `2,3,5` (and mixtures) into sorted distinct values.
 pub fn parse_range(text: &str, what: &str, max: u8) -> Result<Vec<u8>, UsageError> {
     let bad = |detail: String| UsageError(format!("invalid {what} range '{text}': {detail}"));
@@ -202,9 +194,12 @@ pub fn run(args: &SweepArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         None => MemoryLimit::machine_default(),
     };
     let format = config::format(args.format);
-    for path in args.output.iter().chain(&args.plot) {
-        check_output(path)?;
-    }
+    let output = crate::cmd::files::check_output(args.output.as_deref(), "-o")?;
+    let plot_output = crate::cmd::files::check_output(args.plot.as_deref(), "--plot")?;
+    // The resume file may be the output (the documented idiom), never the plot.
+    let resume: Vec<(&Path, &str)> = args.resume.iter().map(|p| (p.as_path(), "--resume")).collect();
+    mmtree_io::refuse_same_file(&resume, &plot_output.iter().collect::<Vec<_>>())?;
+    mmtree_io::refuse_same_file(&[], &output.iter().chain(&plot_output).collect::<Vec<_>>())?;
 
     // Rows already computed, kept and not recomputed.
     let earlier = match &args.resume {
@@ -218,8 +213,10 @@ pub fn run(args: &SweepArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let mut all: Vec<RowKey> = plan.kept.iter().map(|r| r.key).chain(plan.todo.iter().copied()).collect();
     all.sort_unstable();
 
-    // Where rows go as they finish.
-    let stream_file = match (&args.output, args.format) {
+    // Where rows go as they finish: into a file only; standard output, a device or a FIFO
+    // gets the final table.
+    let streamed = args.output.as_ref().filter(|_| output.as_ref().is_some_and(mmtree_io::OutputPath::replaces_file));
+    let stream_file = match (streamed, args.format) {
         (Some(path), FormatArg::Csv) => Some((path.clone(), Stream::Csv)),
         (Some(path), FormatArg::Json) => Some((path.clone(), Stream::JsonLines)),
         (Some(path), _) => Some((partial_path(path), Stream::Csv)),
@@ -264,21 +261,19 @@ pub fn run(args: &SweepArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         Some(s) => format!("Sweep, shard {s}"),
         None => "Sweep".to_string(),
     };
-    match &args.output {
-        Some(path) => {
-            write_atomic(path, render(&rows, format, &title).as_bytes())
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            if !matches!(args.format, FormatArg::Csv | FormatArg::Json) {
+    match (&args.output, &output) {
+        (Some(path), Some(output)) => {
+            output.write(render(&rows, format, &title).as_bytes(), out)?;
+            if streamed.is_some() && !matches!(args.format, FormatArg::Csv | FormatArg::Json) {
                 let partial = partial_path(path);
                 std::fs::remove_file(&partial).with_context(|| format!("cannot remove {}", partial.display()))?;
             }
         }
-        None if !streams_to_stdout => write!(out, "{}", render(&rows, format, &title))?,
-        None => {}
+        _ if !streams_to_stdout => write!(out, "{}", render(&rows, format, &title))?,
+        _ => {}
     }
-    if let Some(path) = &args.plot {
-        let svg = plot(&rows)?;
-        write_atomic(path, svg.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(plot_output) = &plot_output {
+        plot_output.write(plot(&rows)?.as_bytes(), out)?;
     }
     Ok(())
 }

@@ -12,7 +12,7 @@ use mmtree_core::{Alphabet, CodeIndex, CodeSpace, Node};
 use mmtree_io::{Cell, Table};
 use mmtree_strategy::{Pool, Solver, Ties, Valuation};
 
-use crate::cli::{GameArgs, TraceArgs, ValuationArg};
+use crate::cli::{GameArgs, TraceArgs};
 use crate::config::{self, GameConfig};
 use crate::UsageError;
 
@@ -25,17 +25,7 @@ struct Round {
 pub fn run(args: &TraceArgs, out: &mut dyn Write) -> Result<()> {
     let (rounds, title, space, alphabet) = match &args.file {
         Some(path) => {
-            let game_flags =
-                args.n.is_some() || args.k.is_some() || args.distinct || args.black_only || args.symbols.is_some();
-            let rule = &args.rule;
-            let rule_flags = rule.valuation != ValuationArg::Minimax
-                || rule.pool != crate::cli::PoolArg::All
-                || rule.first.is_some()
-                || rule.ties != crate::cli::TiesArg::Smallest
-                || rule.no_prefer_candidates;
-            if game_flags || rule_flags {
-                bail!(UsageError("trace: give either a tree FILE or the game and rule flags, not both".into()));
-            }
+            // clap refuses the game and rule flags beside FILE (`conflicts_with_all`).
             let loaded = super::tree_file::load(path, args.memory_limit.as_deref())?;
             let secret = parse_secret(&loaded.space, &loaded.alphabet, &args.secret)?;
             let rounds = from_tree(&loaded.file.tree, &loaded.space, secret, path)?;

@@ -9,6 +9,8 @@ use mmtree_core::{Alphabet, CodeSpace, MemoryLimit};
 use mmtree_io::{RuleInfo, TreeFile};
 use mmtree_strategy::GuessRule;
 
+use crate::report::recorded_rule;
+
 /// A tree file with what is needed to print its codes.
 pub struct Loaded {
     pub file: TreeFile,
@@ -24,10 +26,12 @@ pub fn memory_limit(text: Option<&str>) -> Result<MemoryLimit> {
     })
 }
 
-/// Reads, decodes and prepares a tree file (the file is named in every error).
+/// Reads, decodes and prepares a tree file (the file is named in every error). Every command
+/// reading tree files comes through here, so they all accept and refuse the same files.
 pub fn load(path: &Path, limit: Option<&str>) -> Result<Loaded> {
     let limit = memory_limit(limit)?;
-    let file = TreeFile::read(path)?;
+    let file = TreeFile::read(path, limit)?;
+    recorded_rule(&file.header.rule).with_context(|| format!("'{}'", path.display()))?;
     let alphabet = Alphabet::new(&file.header.symbols)
         .with_context(|| format!("'{}': invalid symbols in the header", path.display()))?;
     if alphabet.len() < file.tree.game().k() as usize {
@@ -52,21 +56,4 @@ pub fn rule_info(rule: &GuessRule, space: &CodeSpace, alphabet: &Alphabet) -> Ru
         rule.prefer_candidates,
         rule.first_guess.map(|g| alphabet.format(&space.code(g))),
     )
-}
-
-/// Refuses an output path whose directory does not exist, before any long computation.
-pub fn check_output_dir(path: &Path) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        return Err(crate::UsageError(format!(
-            "cannot write '{}': output directory '{}' does not exist",
-            path.display(),
-            dir.display()
-        ))
-        .into());
-    }
-    Ok(())
 }

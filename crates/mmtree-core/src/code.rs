@@ -109,6 +109,10 @@ impl Alphabet {
             return Err(bad(&format!("more than {MAX_COLOURS} symbols")));
         }
         for (i, c) in chars.iter().enumerate() {
+            let shown = crate::printable::printable_char(*c);
+            if shown != c.to_string() {
+                return Err(bad(&format!("symbol '{shown}' is a control or invisible character")));
+            }
             if c.is_whitespace() || *c == ',' || *c == ':' {
                 return Err(bad(&format!("symbol '{c}' is reserved")));
             }

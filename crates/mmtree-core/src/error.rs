@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::printable::{printable, printable_char};
+
 /// Why a game, a code or a memory request was refused.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -43,7 +45,7 @@ pub enum GameError {
         limit: String,
     },
     /// A code string of the wrong length.
-    #[error("code '{code}' has {len} symbols, the game has {n} pegs")]
+    #[error("code '{}' has {len} symbols, the game has {n} pegs", printable(code))]
     CodeLength {
         /// As given.
         code: String,
@@ -53,7 +55,7 @@ pub enum GameError {
         n: u8,
     },
     /// A symbol that is not a colour of the game.
-    #[error("code '{code}': symbol '{symbol}' is not one of the game's {k} colours ({allowed})")]
+    #[error("code '{}': symbol '{}' is not one of the game's {k} colours ({allowed})", printable(code), printable_char(*symbol))]
     Symbol {
         /// As given.
         code: String,
@@ -65,7 +67,7 @@ pub enum GameError {
         allowed: String,
     },
     /// A repeated symbol in a game without repetition.
-    #[error("code '{code}' repeats symbol '{symbol}', but this game has no repetition")]
+    #[error("code '{}' repeats symbol '{}', but this game has no repetition", printable(code), printable_char(*symbol))]
     Repeated {
         /// As given.
         code: String,
@@ -73,7 +75,7 @@ pub enum GameError {
         symbol: char,
     },
     /// A bad alphabet.
-    #[error("invalid symbol alphabet '{alphabet}': {reason}")]
+    #[error("invalid symbol alphabet '{}': {reason}", printable(alphabet))]
     Alphabet {
         /// As given.
         alphabet: String,

@@ -13,8 +13,10 @@ pub const BYTES_PER_CODE: u128 = 75 + 48 + 64;
 pub struct MemoryLimit(pub u64);
 
 impl MemoryLimit {
-    /// Three quarters of the machine's physical memory (from `/proc/meminfo`), or 8 GiB
-    /// where that cannot be read.
+    /// Three quarters of the machine's physical memory (from `/proc/meminfo`, 8 GiB where that
+    /// cannot be read), or of the process's address-space or data-size limit (`ulimit -v`,
+    /// `ulimit -d`, from `/proc/self/limits`) when that is smaller: a game that passes the
+    /// check must not abort on a failed allocation.
     pub fn machine_default() -> MemoryLimit {
         let total = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
             text.lines()
@@ -23,7 +25,12 @@ impl MemoryLimit {
                 .and_then(|kb| kb.parse::<u64>().ok())
                 .map(|kb| kb * 1024)
         });
-        MemoryLimit(total.map_or(8 << 30, |t| t / 4 * 3))
+        let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
+        let soft = |name: &str| -> Option<u64> {
+            limits.lines().find_map(|l| l.strip_prefix(name)?.split_whitespace().next()?.parse().ok())
+        };
+        let available = [total, soft("Max address space"), soft("Max data size")].into_iter().flatten().min();
+        MemoryLimit(available.map_or(8 << 30, |t| t / 4 * 3))
     }
 
     /// Parses `512M`, `8G`, `1.5GiB`, `1000000` (bytes).

@@ -17,6 +17,6 @@ fn main() {
     let mut out = stdout.lock();
     if let Err(e) = run(&cli.cmd, &mut out) {
         eprintln!("error: {e}");
-        std::process::exit(2);
+        std::process::exit(if e.is_bad_input() { 2 } else { 1 });
     }
 }

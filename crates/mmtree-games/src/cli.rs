@@ -1,7 +1,7 @@
 //! The `mmtree games` subcommands and their md/csv/json output.
 
 use serde::Serialize;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use crate::sg::certified_period;
@@ -14,6 +14,35 @@ use crate::{
 pub const MAX_SUBTRACTION_UP_TO: usize = 1_000_000;
 /// Largest `--up-to` accepted by `games octal` (the cost grows quadratically).
 pub const MAX_OCTAL_UP_TO: usize = 50_000;
+/// Most elementary steps (one option's value looked up) one sequence may take: about five
+/// seconds; Kayles to the largest `--up-to` takes 1.25e9.
+const WORK_LIMIT: f64 = 4e9;
+/// Largest game graph file read (the parser holds about 4 bytes per character).
+const GRAPH_LIMIT: u64 = 64 << 20;
+
+/// Refuses a sequence whose estimated cost `steps(up_to)` exceeds [`WORK_LIMIT`], naming the
+/// largest `--up-to` that fits (`steps` grows with `up_to`).
+fn check_work(what: String, up_to: usize, steps: impl Fn(usize) -> f64) -> Result<(), GamesError> {
+    let total = steps(up_to);
+    if total <= WORK_LIMIT {
+        return Ok(());
+    }
+    let (mut fits, mut too_big) = (0, up_to);
+    while too_big - fits > 1 {
+        let mid = fits + (too_big - fits) / 2;
+        if steps(mid) <= WORK_LIMIT {
+            fits = mid;
+        } else {
+            too_big = mid;
+        }
+    }
+    let hint = if steps(0) <= WORK_LIMIT {
+        format!("lower --up-to to at most {fits}")
+    } else {
+        "give fewer moves".to_string()
+    };
+    Err(GamesError::TooMuchWork { what, steps: total, limit: WORK_LIMIT, hint })
+}
 
 /// Output format of the `games` subcommands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -131,6 +160,9 @@ struct SequenceReport {
     periodicity: Option<PeriodReport>,
     #[serde(skip)]
     theorem: &'static str,
+    /// The largest `--up-to` the command accepts.
+    #[serde(skip)]
+    max_up_to: usize,
 }
 
 fn period_report(
@@ -161,6 +193,8 @@ fn run_subtraction(moves: &[usize], up_to: usize, format: Format, out: &mut dyn 
     if up_to > MAX_SUBTRACTION_UP_TO {
         return Err(GamesError::TooLarge { what: "--up-to", value: up_to, max: MAX_SUBTRACTION_UP_TO });
     }
+    let what = format!("g(0), ..., g({up_to}) with {} moves", moves.len());
+    check_work(what, up_to, |n| crate::sg::subtraction_steps(&moves, n))?;
     let values = subtraction_sg(&moves, up_to);
     let k = moves.iter().copied().max().unwrap_or(0);
     let needed = |i: usize, p: usize| crate::sg::needed_without_splits(i, p, k);
@@ -177,6 +211,7 @@ fn run_subtraction(moves: &[usize], up_to: usize, format: Format, out: &mut dyn 
         periodicity: period_report(&values, proved, needed),
         values,
         theorem: "the window argument (g(n) depends only on the previous max(S) values)",
+        max_up_to: MAX_SUBTRACTION_UP_TO,
     };
     write_sequence(&report, format, out)
 }
@@ -186,17 +221,10 @@ fn run_octal(code: &str, up_to: usize, format: Format, out: &mut dyn Write) -> R
     if up_to > MAX_OCTAL_UP_TO {
         return Err(GamesError::TooLarge { what: "--up-to", value: up_to, max: MAX_OCTAL_UP_TO });
     }
+    check_work(format!("g(0), ..., g({up_to}) of {game}"), up_to, |n| crate::octal::octal_steps(&game, n))?;
     let values = octal_sg(&game, up_to);
     let proved = crate::octal_periodicity(&game, &values);
-    let k = game.max_removal();
-    let splits = game.splits();
-    let needed = |i: usize, p: usize| {
-        if splits {
-            2 * i.max(1) + 2 * p + k
-        } else {
-            crate::sg::needed_without_splits(i, p, k)
-        }
-    };
+    let needed = |i: usize, p: usize| crate::octal::values_needed(&game, i, p);
     let title = match game.name() {
         Some(name) => format!("Octal game {game} ({name})"),
         None => format!("Octal game {game}"),
@@ -212,6 +240,7 @@ fn run_octal(code: &str, up_to: usize, format: Format, out: &mut dyn Write) -> R
         periodicity: period_report(&values, proved, needed),
         values,
         theorem: "the octal periodicity theorem",
+        max_up_to: MAX_OCTAL_UP_TO,
     };
     write_sequence(&report, format, out)
 }
@@ -273,14 +302,20 @@ fn write_sequence(r: &SequenceReport, format: Format, out: &mut dyn Write) -> Re
                             p.period, p.preperiod, r.theorem
                         )?;
                     } else {
+                        let needed = p.up_to_needed.unwrap_or(0);
+                        let how = if needed <= r.max_up_to {
+                            format!("rerun with --up-to {needed} or more to apply {}", r.theorem)
+                        } else {
+                            format!(
+                                "{} would need --up-to {needed}, beyond the largest supported ({})",
+                                r.theorem, r.max_up_to
+                            )
+                        };
                         writeln!(
                             out,
                             "Period {} from n = {} ({exception}) observed in the computed range only, not proved; \
-                             rerun with --up-to {} or more to apply {}.",
-                            p.period,
-                            p.preperiod,
-                            p.up_to_needed.unwrap_or(0),
-                            r.theorem
+                             {how}.",
+                            p.period, p.preperiod
                         )?;
                     }
                 }
@@ -415,15 +450,8 @@ fn md_cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
-fn run_graph(file: &PathBuf, dot_only: bool, format: Format, out: &mut dyn Write) -> Result<(), GamesError> {
-    let read_err = |source| GamesError::Read { path: file.clone(), source };
-    let src = if file.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(read_err)?;
-        s
-    } else {
-        std::fs::read_to_string(file).map_err(read_err)?
-    };
+fn run_graph(file: &std::path::Path, dot_only: bool, format: Format, out: &mut dyn Write) -> Result<(), GamesError> {
+    let src = mmtree_io::read_text(file, GRAPH_LIMIT, "a game graph")?;
     let game = GameGraph::from_dot(&src)?;
     let values = game.sg_values()?;
     let dot = game.to_dot(&values);

@@ -1,7 +1,5 @@
 //! The error type of the crate.
 
-use std::path::PathBuf;
-
 /// Everything that can go wrong in `mmtree games`: bad user input
 /// (move sets, octal codes, DOT files, cyclic graphs) and output failures.
 ///
@@ -33,14 +31,21 @@ pub enum GamesError {
         /// The largest accepted value.
         max: usize,
     },
-    /// A game file could not be read.
-    #[error("cannot read {}: {source}", path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The underlying I/O error.
-        source: std::io::Error,
+    /// The work a command asks for exceeds what one run does (it would take minutes).
+    #[error("{what} takes about {steps:.1e} steps, more than the {limit:.0e} one run does; {hint}")]
+    TooMuchWork {
+        /// The computation, e.g. `g(0), ..., g(50000) of 0.777`.
+        what: String,
+        /// Estimated elementary steps.
+        steps: f64,
+        /// The limit.
+        limit: f64,
+        /// How to make it fit, e.g. `lower --up-to to at most 3000`.
+        hint: String,
     },
+    /// A game file could not be read (missing, a directory, not UTF-8, too large...).
+    #[error(transparent)]
+    Read(#[from] mmtree_io::InputError),
     /// A DOT document could not be parsed.
     #[error("malformed DOT at line {line}: {message}")]
     Dot {
@@ -63,4 +68,15 @@ pub enum GamesError {
     /// Serialising JSON output failed.
     #[error("cannot serialise JSON output: {0}")]
     Json(#[from] serde_json::Error),
+}
+
+impl GamesError {
+    /// True when the user's input is at fault (exit code 2); false when output failed.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            GamesError::Read(e) => e.is_bad_input(),
+            GamesError::Write(_) | GamesError::Json(_) => false,
+            _ => true,
+        }
+    }
 }

@@ -1,10 +1,10 @@
 //! Finite acyclic games given as directed graphs of positions.
 
-use petgraph::algo::{tarjan_scc, toposort};
+use petgraph::algo::toposort;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::dot;
@@ -123,50 +123,44 @@ impl GameGraph {
         Ok(self.sg_values()?.into_iter().map(Outcome::from_sg).collect())
     }
 
-    /// Build the error for a cyclic graph: find a strongly connected component
-    /// with a cycle and spell out one cycle through it.
+    /// Build the error for a cyclic graph: an iterative depth-first search (no recursion, so
+    /// a cycle of any length fits the stack) until a move returns to a position on the
+    /// current path, which closes a cycle.
     fn cycle_error(&self) -> GamesError {
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        enum Mark {
+            Unseen,
+            OnPath,
+            Finished,
+        }
         let g = &self.graph;
-        for scc in tarjan_scc(g) {
-            let start = scc[0];
-            let self_loop = g.contains_edge(start, start);
-            if scc.len() == 1 && !self_loop {
+        let mut mark = vec![Mark::Unseen; g.node_count()];
+        for root in g.node_indices() {
+            if mark[root.index()] != Mark::Unseen {
                 continue;
             }
-            let node = g[start].clone();
-            if self_loop {
-                return GamesError::Cycle { cycle: format!("{node} -> {node}"), node };
-            }
-            // Breadth-first search inside the component from `start` back to it.
-            let members: std::collections::HashSet<NodeIndex> = scc.iter().copied().collect();
-            let mut parent: HashMap<NodeIndex, NodeIndex> = HashMap::new();
-            let mut queue = VecDeque::from([start]);
-            let mut closing = None;
-            'bfs: while let Some(v) = queue.pop_front() {
-                for w in g.neighbors_directed(v, Direction::Outgoing) {
-                    if w == start {
-                        closing = Some(v);
-                        break 'bfs;
+            mark[root.index()] = Mark::OnPath;
+            let mut path = vec![(root, g.neighbors(root))];
+            while let Some((v, next)) = path.last_mut().map(|(v, moves)| (*v, moves.next())) {
+                let Some(w) = next else {
+                    mark[v.index()] = Mark::Finished;
+                    path.pop();
+                    continue;
+                };
+                match mark[w.index()] {
+                    Mark::Unseen => {
+                        mark[w.index()] = Mark::OnPath;
+                        path.push((w, g.neighbors(w)));
                     }
-                    if members.contains(&w) && !parent.contains_key(&w) {
-                        parent.insert(w, v);
-                        queue.push_back(w);
+                    Mark::OnPath => {
+                        let start = path.iter().position(|(u, _)| *u == w).unwrap_or(0);
+                        let cycle: Vec<&str> =
+                            path[start..].iter().map(|(u, _)| g[*u].as_str()).chain([g[w].as_str()]).collect();
+                        return GamesError::Cycle { node: g[w].clone(), cycle: describe_cycle(&cycle) };
                     }
+                    Mark::Finished => {}
                 }
             }
-            let mut path = vec![start];
-            if let Some(mut v) = closing {
-                let mut back = vec![];
-                while v != start {
-                    back.push(v);
-                    v = parent[&v];
-                }
-                back.reverse();
-                path.extend(back);
-            }
-            path.push(start);
-            let cycle = path.iter().map(|&v| g[v].as_str()).collect::<Vec<_>>().join(" -> ");
-            return GamesError::Cycle { node, cycle };
         }
         GamesError::Cycle { node: String::new(), cycle: "unknown".into() }
     }
@@ -229,4 +223,18 @@ impl GameGraph {
         s.push_str("}\n");
         s
     }
+}
+
+/// Positions of a cycle written in full, at most; longer cycles show their ends.
+const CYCLE_SHOWN: usize = 12;
+
+/// `a -> b -> a`, or for a long cycle its first and last positions and its length (a message
+/// stays one readable line even for a cycle through 100,000 positions).
+fn describe_cycle(cycle: &[&str]) -> String {
+    if cycle.len() <= CYCLE_SHOWN {
+        return cycle.join(" -> ");
+    }
+    let head = cycle[..CYCLE_SHOWN - 3].join(" -> ");
+    let tail = cycle[cycle.len() - 2..].join(" -> ");
+    format!("{head} -> ... -> {tail}, {} moves", cycle.len() - 1)
 }

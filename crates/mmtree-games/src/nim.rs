@@ -116,8 +116,10 @@ pub fn misere_nim_outcome(heaps: &[u64]) -> Outcome {
 /// All winning moves of misère Nim: the moves to a misère P-position.
 ///
 /// Only three target sizes per heap can work: the normal-play target (the
-/// nim-sum of the other heaps), 0 and 1. Each candidate is checked with
-/// [`misere_nim_outcome`], so the result is exact.
+/// nim-sum of the other heaps), 0 and 1. Each candidate is checked with the
+/// rule of [`misere_nim_outcome`], so the result is exact; the nim-sum and
+/// the counts of 1-heaps and larger heaps are updated per move rather than
+/// recounted, so 10,000 heaps take linear time.
 ///
 /// ```
 /// use mmtree_games::{misere_winning_moves, Move};
@@ -129,21 +131,28 @@ pub fn misere_nim_outcome(heaps: &[u64]) -> Outcome {
 /// );
 /// ```
 pub fn misere_winning_moves(heaps: &[u64]) -> Vec<Move> {
+    let sum = nim_sum(heaps);
+    let ones = heaps.iter().filter(|&&h| h == 1).count();
+    let big = heaps.iter().filter(|&&h| h >= 2).count();
+    // The misère outcome after heap `h` becomes `t`, as `misere_nim_outcome` decides it.
+    let is_p_after = |h: u64, t: u64| {
+        let big = big - usize::from(h >= 2) + usize::from(t >= 2);
+        let ones = ones - usize::from(h == 1) + usize::from(t == 1);
+        if big > 0 {
+            sum ^ h ^ t == 0
+        } else {
+            ones % 2 == 1
+        }
+    };
     let mut moves = Vec::new();
-    let mut position = heaps.to_vec();
     for (heap, &h) in heaps.iter().enumerate() {
-        let others = nim_sum(heaps) ^ h;
-        let mut targets = vec![others, 0, 1];
-        targets.retain(|&t| t < h);
+        let mut targets = [sum ^ h, 0, 1];
         targets.sort_unstable();
-        targets.dedup();
-        for t in targets {
-            position[heap] = t;
-            if misere_nim_outcome(&position) == Outcome::P {
+        for (i, &t) in targets.iter().enumerate() {
+            if t < h && (i == 0 || targets[i - 1] != t) && is_p_after(h, t) {
                 moves.push(Move { heap, from: h, to: t });
             }
         }
-        position[heap] = h;
     }
     moves
 }

@@ -154,6 +154,20 @@ pub fn octal_sg(game: &OctalGame, up_to: usize) -> Vec<u32> {
     g
 }
 
+/// Estimated steps of [`octal_sg`] up to `up_to`: one per one-heap option, and for a splitting
+/// digit `d_k` one per split, `(n - k) / 2` at heap `n`.
+pub(crate) fn octal_steps(game: &OctalGame, up_to: usize) -> f64 {
+    let heaps = up_to as f64 + 1.0;
+    let mut steps = heaps * game.digits.len() as f64;
+    for (k, &d) in game.digits.iter().enumerate() {
+        if d & 4 != 0 && k <= up_to {
+            let rest = (up_to - k) as f64;
+            steps += rest * (rest + 1.0) / 4.0;
+        }
+    }
+    steps
+}
+
 /// Periodicity of an octal game's SG sequence, *proved* by the octal
 /// periodicity theorem (Guy and Smith; Winning Ways ch. 4): for a game whose
 /// last non-zero digit is `d_k`, if `g(n + p) = g(n)` for all
@@ -176,13 +190,16 @@ pub fn octal_sg(game: &OctalGame, up_to: usize) -> Vec<u32> {
 /// assert_eq!(octal_periodicity(&kayles, &g[..=100]), None);
 /// ```
 pub fn octal_periodicity(game: &OctalGame, seq: &[u32]) -> Option<Periodicity> {
+    certified_period(seq, |i, p| values_needed(game, i, p))
+}
+
+/// Values `g(0), ...` needed to prove period `p` from `i` (see [`octal_periodicity`]);
+/// saturating, so no input can wrap it round to a small number.
+pub(crate) fn values_needed(game: &OctalGame, i: usize, p: usize) -> usize {
     let k = game.max_removal();
     if game.splits() {
-        certified_period(seq, |i, p| {
-            let i = i.max(1);
-            2 * i + 2 * p + k
-        })
+        i.max(1).saturating_add(p).saturating_mul(2).saturating_add(k)
     } else {
-        certified_period(seq, |i, p| needed_without_splits(i, p, k))
+        needed_without_splits(i, p, k)
     }
 }

@@ -203,6 +203,11 @@ pub fn detect_period(seq: &[u32]) -> Option<Periodicity> {
     let len = seq.len();
     let mut best: Option<Periodicity> = None;
     for p in 1..=len / 2 {
+        // No longer period can beat the best `i + p` (and multiples of a period would each
+        // scan the whole sequence).
+        if best.is_some_and(|b| p >= b.preperiod + b.period) {
+            break;
+        }
         let i = periodic_from(seq, p);
         if len - i < 2 * p {
             continue;
@@ -234,7 +239,14 @@ pub(crate) fn certified_period(seq: &[u32], needed: impl Fn(usize, usize) -> usi
 /// `n >= i`, induction carries it on forever, because `g(n)` depends only on
 /// the previous `k` values.
 pub(crate) fn needed_without_splits(i: usize, p: usize, k: usize) -> usize {
-    (i + k).max(k + 1) + p
+    // Saturating: a move near `usize::MAX` needs more values than can exist, never a few.
+    i.saturating_add(k).max(k.saturating_add(1)).saturating_add(p)
+}
+
+/// Estimated steps of [`subtraction_sg`] up to `up_to`: one per move that fits each heap.
+pub(crate) fn subtraction_steps(moves: &[usize], up_to: usize) -> f64 {
+    let heaps = up_to as f64 + 1.0;
+    heaps + moves.iter().filter(|&&m| m <= up_to).map(|&m| (up_to - m) as f64 + 1.0).sum::<f64>()
 }
 
 /// Periodicity of a subtraction game's SG sequence, *proved* from the values

@@ -146,3 +146,26 @@ fn malformed_dot_is_a_clear_error() {
         }
     }
 }
+
+#[test]
+fn long_cycles_and_chains_need_no_recursion() {
+    // 200,000 positions on a 256 KiB stack: a recursive walk would overflow it.
+    let run = std::thread::Builder::new().stack_size(256 << 10).spawn(|| {
+        let n = 200_000;
+        let mut cycle = GameGraph::new();
+        let mut chain = GameGraph::new();
+        for i in 0..n {
+            cycle.add_move(&format!("p{i}"), &format!("p{}", (i + 1) % n));
+            if i + 1 < n {
+                chain.add_move(&format!("p{i}"), &format!("p{}", i + 1));
+            }
+        }
+        let cycle_error = cycle.sg_values().unwrap_err().to_string();
+        let chain_values = chain.sg_values().unwrap();
+        (cycle_error, chain_values[0], chain_values[n - 1])
+    });
+    let (error, first, last) = run.unwrap().join().unwrap();
+    assert!(error.contains("p0 -> p1") && error.contains("200000 moves") && !error.contains('\n'), "{error}");
+    // From the terminal end the values alternate 0, 1, 0, ...: p0 is 199,999 moves away.
+    assert_eq!((first, last), (1, 0));
+}

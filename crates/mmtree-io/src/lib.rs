@@ -1,6 +1,7 @@
-//! Getting results out of mmtree: tables (Markdown, CSV, JSON, LaTeX), atomic file writes,
-//! `.mmt` tree files ([`TreeFile`]), Graphviz drawings ([`strategy_graph`], [`to_dot`]),
-//! nested JSON ([`tree_json`]) and SVG plots ([`plot`]).
+//! Getting results in and out of mmtree: tables (Markdown, CSV, JSON, LaTeX), output paths
+//! checked before the work and written safely ([`OutputPath`]), bounded reading of input files
+//! ([`Input`], [`read_text`]), `.mmt` tree files ([`TreeFile`]), Graphviz drawings
+//! ([`strategy_graph`], [`to_dot`]), nested JSON ([`tree_json`]) and SVG plots ([`plot`]).
 //!
 //! This crate knows the tree type of `mmtree-core` but not how trees are built: the rule is
 //! stored as plain data ([`RuleInfo`]).
@@ -13,15 +14,17 @@
 //! ```
 #![deny(missing_docs)]
 
-mod atomic;
 mod dot;
 mod export;
+mod input;
+mod output;
 pub mod plot;
 mod table;
 mod tree_file;
 
-pub use atomic::write_atomic;
 pub use dot::{strategy_graph, to_dot, DotEdge, DotNode, DotOptions};
 pub use export::{tree_json, ExportError, MAX_JSON_DEPTH};
+pub use input::{read_bytes, read_line, read_text, Input, InputError};
+pub use output::{refuse_same_file, write_atomic, OutputError, OutputPath};
 pub use table::{render_tables, Cell, Format, Table};
 pub use tree_file::{fnv1a64, FormatError, RuleInfo, TreeFile, TreeFileError, TreeHeader, FORMAT_VERSION, MAGIC};

@@ -16,8 +16,10 @@
 //! implied by the preorder, which halves the size of the arena form. Any arrangement of
 //! values can be stored, so a checker (`mmtree-verify`) still has something to check.
 //!
-//! Reading never trusts a length: the body length must match the file, every bincode read is
-//! bounded by `with_limit`, and node vectors grow only as nodes are actually decoded.
+//! Reading never trusts a length: the magic bytes are checked first, the body length must match
+//! the file and fit the memory limit before the body is read, every bincode read is bounded by
+//! `with_limit`, node vectors grow only as nodes are actually decoded, and the game the header
+//! claims must fit the memory limit and be covered by the nodes before anyone allocates for it.
 
 use std::path::{Path, PathBuf};
 
@@ -25,9 +27,10 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use mmtree_core::{CodeIndex, Edge, FeedbackIndex, Game, GameError, GameSpec, Node, NodeId, Stats, StrategyTree};
-use mmtree_core::{TreeShapeError, MAX_FEEDBACKS};
+use mmtree_core::{MemoryLimit, TreeShapeError, MAX_FEEDBACKS};
 
-use crate::atomic::write_atomic;
+use crate::input::{Input, InputError};
+use crate::output::{write_atomic, OutputError};
 
 /// The first 8 bytes of every tree file.
 pub const MAGIC: [u8; 8] = *b"MMTREE\0\x1a";
@@ -40,6 +43,9 @@ const CHECKSUM: usize = 8;
 const HEADER_LIMIT: usize = 1 << 16;
 /// Most bytes one node may occupy when decoded (a guess lists at most `MAX_FEEDBACKS` edges).
 const NODE_LIMIT: usize = 64 + MAX_FEEDBACKS;
+/// Memory one byte of a file may take once decoded: a 2-byte leaf becomes a 16-byte node, an
+/// 8-byte edge and the shape check's flags.
+const MEMORY_PER_BYTE: u64 = 16;
 
 /// The rule that built a tree, as plain data (io does not know the builder's types).
 ///
@@ -149,6 +155,16 @@ pub enum FormatError {
     /// The nodes do not form a tree.
     #[error("the nodes do not form a tree")]
     Shape(#[source] TreeShapeError),
+    /// Fewer nodes than the game has codes: no strategy tree of the game is that small.
+    #[error("{nodes} nodes cannot hold a strategy tree of {game}, which has {codes} codes (one leaf each)")]
+    TooFewNodes {
+        /// Nodes in the file.
+        nodes: u64,
+        /// The header's game.
+        game: String,
+        /// Its number of codes.
+        codes: u128,
+    },
 }
 
 /// A tree file that could not be read or written, naming the file.
@@ -156,25 +172,13 @@ pub enum FormatError {
 #[non_exhaustive]
 pub enum TreeFileError {
     /// The file could not be read.
-    #[error("cannot read '{path}'")]
-    Read {
-        /// File.
-        path: PathBuf,
-        /// Cause.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Read(#[from] InputError),
     /// The file could not be written.
-    #[error("cannot write '{path}'")]
-    Write {
-        /// File.
-        path: PathBuf,
-        /// Cause.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Write(#[from] OutputError),
     /// The file's contents are not a tree file.
-    #[error("'{path}' is not a valid tree file")]
+    #[error("'{}' is not a valid tree file", path.display())]
     Format {
         /// File.
         path: PathBuf,
@@ -182,12 +186,25 @@ pub enum TreeFileError {
         #[source]
         source: FormatError,
     },
+    /// The header's game is larger than the memory limit allows.
+    #[error("'{}'", path.display())]
+    Memory {
+        /// File.
+        path: PathBuf,
+        /// The game and the limit.
+        #[source]
+        source: GameError,
+    },
 }
 
 impl TreeFileError {
-    /// True when the user gave a bad file (exit code 2), false for a failure to write.
+    /// True when the user gave a bad file or path (exit code 2), false for an I/O failure.
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, TreeFileError::Write { .. })
+        match self {
+            TreeFileError::Read(e) => e.is_bad_input(),
+            TreeFileError::Write(e) => e.is_bad_input(),
+            TreeFileError::Format { .. } | TreeFileError::Memory { .. } => true,
+        }
     }
 }
 
@@ -213,8 +230,59 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
-fn body_error(e: impl std::fmt::Display) -> FormatError {
-    FormatError::Body(e.to_string())
+/// A decoding error in words, with where it happened (`the header`, `node 17`).
+fn body_error(place: &str, e: bincode::error::DecodeError) -> FormatError {
+    use bincode::error::DecodeError as E;
+    let words = match e {
+        E::UnexpectedEnd { .. } => "the data ends in the middle of a value".to_string(),
+        E::LimitExceeded => "a value is longer than any valid one".to_string(),
+        E::InvalidIntegerType { .. } | E::OutsideUsizeRange(_) => "a number is out of range".to_string(),
+        E::Utf8 { .. } | E::InvalidCharEncoding(_) => "text that is not UTF-8".to_string(),
+        E::InvalidBooleanValue(v) => format!("a yes/no flag holds {v} instead of 0 or 1"),
+        E::UnexpectedVariant { found, .. } => format!("unknown kind number {found}"),
+        // serde's words for an enum tag out of range: "invalid value: integer `5`, expected variant index 0 <= i < 2".
+        E::OtherString(text) if text.contains("expected variant index") => {
+            let found = text.split('`').nth(1).unwrap_or("?");
+            format!("unknown kind number {found}")
+        }
+        E::OtherString(text) => text,
+        E::Other(text) => text.to_string(),
+        _ => "the bytes do not decode".to_string(),
+    };
+    FormatError::Body(format!("{place}: {words}"))
+}
+
+/// Checks the magic bytes, the version and the announced body length in the first bytes of a
+/// file, and returns the whole file's length (magic first: any other file is refused at once).
+fn expected_len(bytes: &[u8]) -> Result<u64, FormatError> {
+    let len = bytes.len() as u64;
+    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+        // A short file that is a prefix of the magic is a truncated tree file.
+        if bytes.len() < MAGIC.len() && MAGIC.starts_with(bytes) {
+            return Err(FormatError::Truncated { len, expected: (PREFIX + CHECKSUM) as u64 });
+        }
+        return Err(FormatError::Magic);
+    }
+    if bytes.len() < PREFIX {
+        return Err(FormatError::Truncated { len, expected: (PREFIX + CHECKSUM) as u64 });
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(FormatError::Version { found: version, supported: FORMAT_VERSION });
+    }
+    let body_len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+    Ok(body_len.saturating_add((PREFIX + CHECKSUM) as u64))
+}
+
+/// Compares a file's length with the length its prefix announces.
+fn check_len(len: u64, expected: u64) -> Result<(), FormatError> {
+    if len < expected {
+        return Err(FormatError::Truncated { len, expected });
+    }
+    if len > expected {
+        return Err(FormatError::Trailing { extra: len - expected });
+    }
+    Ok(())
 }
 
 impl TreeFile {
@@ -272,30 +340,9 @@ impl TreeFile {
 
     /// Checks magic, version, length and checksum and returns the body.
     fn body(bytes: &[u8]) -> Result<&[u8], FormatError> {
-        let len = bytes.len() as u64;
-        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-            // A short file that is a prefix of the magic is a truncated tree file.
-            if bytes.len() < MAGIC.len() && MAGIC.starts_with(bytes) {
-                return Err(FormatError::Truncated { len, expected: (PREFIX + CHECKSUM) as u64 });
-            }
-            return Err(FormatError::Magic);
-        }
-        if bytes.len() < PREFIX {
-            return Err(FormatError::Truncated { len, expected: (PREFIX + CHECKSUM) as u64 });
-        }
-        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != FORMAT_VERSION {
-            return Err(FormatError::Version { found: version, supported: FORMAT_VERSION });
-        }
-        let body_len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
-        let expected = body_len.saturating_add((PREFIX + CHECKSUM) as u64);
-        if len < expected {
-            return Err(FormatError::Truncated { len, expected });
-        }
-        if len > expected {
-            return Err(FormatError::Trailing { extra: len - expected });
-        }
-        let end = PREFIX + body_len as usize;
+        let expected = expected_len(bytes)?;
+        check_len(bytes.len() as u64, expected)?;
+        let end = expected as usize - CHECKSUM;
         let stored = u64::from_le_bytes(bytes[end..end + CHECKSUM].try_into().expect("8 bytes"));
         let computed = fnv1a64(&bytes[..end]);
         if stored != computed {
@@ -316,7 +363,7 @@ impl TreeFile {
         let game = Game::new(header.game).map_err(FormatError::Game)?;
         let limited = bincode::config::standard().with_limit::<NODE_LIMIT>();
         let (count, used): (u64, usize) =
-            bincode::serde::decode_from_slice(&body[pos..], limited).map_err(body_error)?;
+            bincode::serde::decode_from_slice(&body[pos..], limited).map_err(|e| body_error("the node count", e))?;
         pos += used;
         // Every node takes at least 2 bytes, so a larger count is a lie: no big allocation.
         let remaining = (body.len() - pos) as u64;
@@ -328,8 +375,8 @@ impl TreeFile {
         // Edges still waiting for their child, the next one on top.
         let mut pending: Vec<usize> = Vec::new();
         for i in 0..count {
-            let (wire, used): (WireNode, usize) =
-                bincode::serde::decode_from_slice(&body[pos..], limited).map_err(body_error)?;
+            let (wire, used): (WireNode, usize) = bincode::serde::decode_from_slice(&body[pos..], limited)
+                .map_err(|e| body_error(&format!("node {i}"), e))?;
             pos += used;
             if i > 0 {
                 match pending.pop() {
@@ -367,22 +414,45 @@ impl TreeFile {
         Ok(TreeFile { header, tree })
     }
 
-    /// Writes the file atomically (temporary file and rename): an existing file is replaced
-    /// only by a complete new one.
+    /// Writes the file (see [`write_atomic`]): an existing file is replaced only by a complete
+    /// new one.
     pub fn write(&self, path: &Path) -> Result<(), TreeFileError> {
-        write_atomic(path, &self.to_bytes()).map_err(|source| TreeFileError::Write { path: path.to_path_buf(), source })
+        Ok(write_atomic(path, &self.to_bytes())?)
     }
 
-    /// Reads and decodes a file.
-    pub fn read(path: &Path) -> Result<TreeFile, TreeFileError> {
-        let bytes = std::fs::read(path).map_err(|source| TreeFileError::Read { path: path.to_path_buf(), source })?;
-        TreeFile::from_bytes(&bytes).map_err(|source| TreeFileError::Format { path: path.to_path_buf(), source })
+    /// Reads and decodes a file within a memory limit: the magic bytes are checked before
+    /// anything else is read, the announced length against the file's size and the limit
+    /// before the body is read, and the header's game against the limit and the node count
+    /// before it is returned. `-` is standard input.
+    pub fn read(path: &Path, limit: MemoryLimit) -> Result<TreeFile, TreeFileError> {
+        let format = |source| TreeFileError::Format { path: path.to_path_buf(), source };
+        let mut input = Input::open(path)?;
+        let mut bytes = input.read_up_to(PREFIX as u64)?;
+        let expected = expected_len(&bytes).map_err(format)?;
+        if let Some(size) = input.size() {
+            check_len(size, expected).map_err(format)?;
+        }
+        let bound = limit.0 / MEMORY_PER_BYTE;
+        if expected > bound {
+            let what = format!("a tree file within the memory limit of {}", mmtree_core::format_bytes(limit.0.into()));
+            return Err(InputError::TooLarge { path: path.to_path_buf(), limit: bound, what }.into());
+        }
+        // One byte more than announced, so trailing bytes of a stream are seen.
+        bytes.extend(input.read_up_to(expected + 1 - bytes.len() as u64)?);
+        let file = TreeFile::from_bytes(&bytes).map_err(format)?;
+        let game = file.tree.game();
+        limit.check(game).map_err(|source| TreeFileError::Memory { path: path.to_path_buf(), source })?;
+        let nodes = file.tree.nodes().len() as u64;
+        if u128::from(nodes) < game.code_count() {
+            return Err(format(FormatError::TooFewNodes { nodes, game: game.to_string(), codes: game.code_count() }));
+        }
+        Ok(file)
     }
 }
 
 fn decode_header(body: &[u8]) -> Result<(TreeHeader, usize), FormatError> {
     let limited = bincode::config::standard().with_limit::<HEADER_LIMIT>();
-    bincode::serde::decode_from_slice(body, limited).map_err(body_error)
+    bincode::serde::decode_from_slice(body, limited).map_err(|e| body_error("the header", e))
 }
 
 #[cfg(test)]

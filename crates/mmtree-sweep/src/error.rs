@@ -1,8 +1,6 @@
 //! Typed errors: what is wrong with one row ([`RowError`]), and with a grid, a file or a set
 //! of rows ([`SweepError`]).
 
-use std::path::PathBuf;
-
 use thiserror::Error;
 
 use mmtree_core::GameError;
@@ -118,26 +116,10 @@ pub enum SweepError {
         /// `N`.
         count: usize,
     },
-    /// The file does not exist.
-    #[error("{}: no such file", .0.display())]
-    NoSuchFile(PathBuf),
-    /// A directory where a file was expected.
-    #[error("{} is a directory, not a file", .0.display())]
-    Directory(PathBuf),
-    /// More bytes than any sweep file has (every key of every game and rule is a few MiB).
-    #[error("{}: larger than any sweep file ({} MiB)", .0.display(), crate::read::MAX_FILE_BYTES >> 20)]
-    TooLarge(PathBuf),
-    /// The file is not UTF-8 text.
-    #[error("{}: not UTF-8 text", .0.display())]
-    NotUtf8(PathBuf),
-    /// Reading failed (a failure of the machine, not of the file's contents).
-    #[error("cannot read {}: {source}", path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// The file cannot be read: missing, a directory, too large, not UTF-8 (bad input), or an
+    /// I/O error (a failure).
+    #[error(transparent)]
+    Input(#[from] mmtree_io::InputError),
     /// A line that is not a row of the file's format.
     #[error("{origin}:{line}: {detail}")]
     Format {
@@ -196,6 +178,9 @@ impl SweepError {
     /// True when the input is at fault (a bad grid, a missing, malformed or inconsistent
     /// file); false when reading failed for another reason.
     pub fn is_bad_input(&self) -> bool {
-        !matches!(self, SweepError::Read { .. })
+        match self {
+            SweepError::Input(e) => e.is_bad_input(),
+            _ => true,
+        }
     }
 }

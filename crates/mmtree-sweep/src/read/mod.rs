@@ -11,7 +11,6 @@ mod csv_rows;
 mod json_rows;
 mod tables;
 
-use std::io::Read;
 use std::path::Path;
 
 use crate::error::{RowError, SweepError};
@@ -43,25 +42,10 @@ pub struct CutOff {
 }
 
 impl SweepFile {
-    /// Reads a file. A missing file, a directory, more than 64 MiB or text that is not UTF-8
-    /// are bad input; other failures to read are [`SweepError::Read`].
+    /// Reads a file through mmtree-io's input module: a missing file, a directory, more than
+    /// 64 MiB or text that is not UTF-8 are bad input; an I/O error is a failure.
     pub fn read(path: &Path) -> Result<SweepFile, SweepError> {
-        if path.is_dir() {
-            return Err(SweepError::Directory(path.to_path_buf()));
-        }
-        let file = match std::fs::File::open(path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(SweepError::NoSuchFile(path.into())),
-            Err(source) => return Err(SweepError::Read { path: path.into(), source }),
-            Ok(file) => file,
-        };
-        let mut bytes = Vec::new();
-        file.take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|source| SweepError::Read { path: path.into(), source })?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(SweepError::TooLarge(path.into()));
-        }
-        let text = String::from_utf8(bytes).map_err(|_| SweepError::NotUtf8(path.into()))?;
+        let text = mmtree_io::read_text(path, MAX_FILE_BYTES, "a sweep table")?;
         SweepFile::parse(&text, &path.display().to_string())
     }
 
