@@ -35,6 +35,8 @@ pub enum Command {
     Trace(TraceArgs),
     /// Draw a tree file as Graphviz DOT (optionally rendered to SVG or PNG).
     Dot(DotArgs),
+    /// The graph of game states (candidate sets) under every guess, for small games.
+    States(StatesArgs),
     /// Write a tree file as nested JSON (schema in the README).
     Export(ExportArgs),
     /// Solve a grid of games under several rules: one row per (n, k, valuation, pool).
@@ -227,6 +229,28 @@ pub enum RenderArg {
     Png,
 }
 
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LabelsArg {
+    /// The candidate set (or its size) and the guess played.
+    Set,
+    /// The rounds that led to the state, ((11,(0,0)),(22,(2,0))).
+    Rounds,
+    /// Compact: candidates and guess on one line, edges show only the feedback.
+    Size,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RankDirArg {
+    #[value(name = "TB", alias = "tb")]
+    Tb,
+    #[value(name = "LR", alias = "lr")]
+    Lr,
+    #[value(name = "BT", alias = "bt")]
+    Bt,
+    #[value(name = "RL", alias = "rl")]
+    Rl,
+}
+
 #[derive(Args, Debug)]
 pub struct DotArgs {
     /// A tree file written by `solve -o`.
@@ -238,6 +262,15 @@ pub struct DotArgs {
     /// Write candidate sets of at most this many codes in full, else their size.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub max_set: usize,
+    /// What a state says: its candidate set, its rounds (as in the thesis), or its size.
+    #[arg(long, value_enum, default_value = "set")]
+    pub labels: LabelsArg,
+    /// Draw the winning guess of a one-candidate state as its own edge to a leaf.
+    #[arg(long)]
+    pub win_edges: bool,
+    /// Layout direction (LR: left to right, for wide trees).
+    #[arg(long, value_enum, value_name = "DIR")]
+    pub rankdir: Option<RankDirArg>,
     /// Run Graphviz `dot` to render the drawing (needs -o).
     #[arg(long, value_enum)]
     pub render: Option<RenderArg>,
@@ -247,6 +280,36 @@ pub struct DotArgs {
     /// Refuse games whose estimated memory exceeds this (e.g. 8G; default 3/4 of RAM).
     #[arg(long, value_name = "SIZE")]
     pub memory_limit: Option<String>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatesFormatArg {
+    Dot,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct StatesArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Keep the empty successors (of feedbacks the game can produce).
+    #[arg(long)]
+    pub include_empty: bool,
+    /// One node per distinct candidate set: a multigraph with self-loops.
+    #[arg(long)]
+    pub merge_equal: bool,
+    /// Expand states down to this depth only (the start is 0).
+    #[arg(long, value_name = "D")]
+    pub max_depth: Option<u32>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "dot")]
+    pub format: StatesFormatArg,
+    /// Layout direction of the DOT drawing.
+    #[arg(long, value_enum, value_name = "DIR")]
+    pub rankdir: Option<RankDirArg>,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -6,6 +6,7 @@ pub mod merge;
 pub mod optimal;
 pub mod play;
 pub mod solve;
+pub mod states;
 pub mod stats;
 pub mod sweep;
 pub mod thesis;

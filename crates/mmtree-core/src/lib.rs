@@ -32,6 +32,7 @@ mod lanes;
 mod memory;
 mod score;
 mod space;
+mod states;
 mod symmetry;
 #[cfg(feature = "test-util")]
 pub mod test_util;
@@ -46,5 +47,9 @@ pub use lanes::{CodeBlocks, Hopeless, LaneStats, Probe, ProbeSet, BLOCK, MAX_PRO
 pub use memory::{format_bytes, MemoryLimit, BYTES_PER_CODE};
 pub use score::{score_reference, PackedCode};
 pub use space::{CodeSpace, Counts};
+pub use states::{
+    state_graph, StateEdge, StateGraph, StateNode, StateOptions, StatesError, MAX_STATE_CODES, MAX_STATE_EDGES,
+    MAX_STATE_NODES,
+};
 pub use symmetry::{canonical_codes, first_guess_classes, Symmetry};
 pub use tree::{Edge, Node, NodeId, Stats, StrategyTree, Subtree, TreeShapeError};

@@ -1,5 +1,6 @@
 //! Getting results out of mmtree: tables (Markdown, CSV, JSON, LaTeX), atomic file writes,
-//! `.mmt` tree files ([`TreeFile`]), Graphviz drawings ([`strategy_graph`], [`to_dot`]),
+//! `.mmt` tree files ([`TreeFile`]), Graphviz drawings ([`strategy_graph`], [`to_dot`],
+//! [`state_graph_dot`]),
 //! nested JSON ([`tree_json`]) and SVG plots ([`plot`]).
 //!
 //! This crate knows the tree type of `mmtree-core` but not how trees are built: the rule is
@@ -21,7 +22,7 @@ mod table;
 mod tree_file;
 
 pub use atomic::write_atomic;
-pub use dot::{strategy_graph, to_dot, DotEdge, DotNode, DotOptions};
+pub use dot::{state_graph_dot, strategy_graph, to_dot, to_dot_with, DotEdge, DotLabels, DotNode, DotOptions, RankDir};
 pub use export::{tree_json, ExportError, MAX_JSON_DEPTH};
 pub use table::{render_tables, Cell, Format, Table};
 pub use tree_file::{fnv1a64, FormatError, RuleInfo, TreeFile, TreeFileError, TreeHeader, FORMAT_VERSION, MAGIC};

@@ -1,0 +1,238 @@
+//! The thesis's drawings through the `mmtree` binary: the [2,2] tree labelled by rounds with
+//! winning edges, the successors of the [2,2] start, the [1,2] multigraph of states, and the
+//! bad input of `dot` and `states`.
+//!
+//! Expected figures are written out by hand from the definitions (successor `K(u,r)`, states
+//! as sequences of rounds) or recomputed here with the literal scorer, never taken from
+//! mmtree's output.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use mmtree::core::{score_reference, Alphabet, Code, Game, GameSpec};
+
+fn mmtree(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mmtree")).args(args).output().expect("run mmtree")
+}
+
+fn stdout(out: &Output) -> String {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mmtree-drawings-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn save_minimax(dir: &Path, n: u8, k: u8) -> PathBuf {
+    let path = dir.join(format!("m{n}{k}.mmt"));
+    let (n, k) = (n.to_string(), k.to_string());
+    stdout(&mmtree(&["solve", "-n", &n, "-k", &k, "--valuation", "minimax", "-o", p(&path), "-q"]));
+    path
+}
+
+/// `(label, shape)` of each node and `(from label, edge label, to label)` of each edge of a
+/// DOT text as petgraph writes it.
+fn parse_dot(text: &str) -> (Vec<String>, Vec<(String, String, String)>) {
+    let label =
+        |line: &str| line.split("label = \"").nth(1).and_then(|s| s.split('"').next()).unwrap_or("").to_string();
+    let mut nodes = Vec::new();
+    let mut edges = Vec::new();
+    for line in text.lines().map(str::trim) {
+        let id = line.split_whitespace().next().unwrap_or("");
+        if id.parse::<usize>().is_err() {
+            continue;
+        }
+        if let Some((from, rest)) = line.split_once(" -> ") {
+            let to: usize = rest.split_whitespace().next().unwrap().parse().unwrap();
+            edges.push((from.parse::<usize>().unwrap(), label(line), to));
+        } else {
+            nodes.push(label(line));
+        }
+    }
+    let edges = edges.into_iter().map(|(a, l, b)| (nodes[a].clone(), l, nodes[b].clone())).collect();
+    (nodes, edges)
+}
+
+/// The [2,2] Min-max tree (root 11; (0,0) leaves {22}, (1,0) leaves {12, 21} where 12 is
+/// played, (2,0) wins) with every state named by its rounds and every win drawn as an edge:
+/// 8 states, 7 edges.
+#[test]
+fn two_two_tree_by_rounds_with_winning_edges() {
+    let dir = tempdir("rounds");
+    let path = save_minimax(&dir, 2, 2);
+    let text = stdout(&mmtree(&["dot", p(&path), "--labels", "rounds", "--win-edges"]));
+    let (nodes, edges) = parse_dot(&text);
+    let expected_nodes: BTreeSet<&str> = [
+        "()",
+        "((11,(0,0)))",
+        "((11,(0,0)),(22,(2,0)))",
+        "((11,(1,0)))",
+        "((11,(1,0)),(12,(0,2)))",
+        "((11,(1,0)),(12,(0,2)),(21,(2,0)))",
+        "((11,(1,0)),(12,(2,0)))",
+        "((11,(2,0)))",
+    ]
+    .into();
+    assert_eq!(nodes.iter().map(String::as_str).collect::<BTreeSet<_>>(), expected_nodes);
+    assert_eq!((nodes.len(), edges.len()), (8, 7));
+    // Each edge extends its source's rounds by exactly the round on its label.
+    for (from, label, to) in &edges {
+        let (guess, feedback) = label.split_once(", ").unwrap();
+        let round = format!("({guess},{feedback})");
+        let expected = match from.as_str() {
+            "()" => format!("({round})"),
+            _ => format!("{},{round})", &from[..from.len() - 1]),
+        };
+        assert_eq!(to, &expected, "{from} -[{label}]-> {to}");
+    }
+    // The four wins are the four leaves, doubly outlined.
+    assert_eq!(text.matches("peripheries = 2").count(), 4);
+
+    // Without winning edges a solved state {22} is one node: 6 nodes, 5 edges (as before).
+    let (nodes, edges) = parse_dot(&stdout(&mmtree(&["dot", p(&path), "--labels", "rounds"])));
+    assert_eq!((nodes.len(), edges.len()), (6, 5));
+    // Sizes only: the root has 4 candidates and plays 11; edges carry the feedback alone.
+    let (nodes, edges) = parse_dot(&stdout(&mmtree(&["dot", p(&path), "--labels", "size", "--rankdir", "LR"])));
+    assert_eq!(nodes[0], "4: 11");
+    assert!(edges.iter().all(|(_, l, _)| l.starts_with('(')), "{edges:?}");
+}
+
+fn two_two() -> (Game, Vec<Code>) {
+    let game = Game::new(GameSpec::mastermind(2, 2)).unwrap();
+    let abc = Alphabet::default();
+    let codes = ["11", "12", "21", "22"].iter().map(|c| abc.parse(&game, c).unwrap()).collect();
+    (game, codes)
+}
+
+/// The start of [2,2] has 16 successors: 4 guesses times the 4 feedbacks of the game ((0,1)
+/// never occurs when k = 2, w being even), 4 of them empty, each `K(u,r)` as the scorer says.
+#[test]
+fn every_successor_of_the_two_two_start() {
+    let json: serde_json::Value = serde_json::from_str(&stdout(&mmtree(&[
+        "states",
+        "-n",
+        "2",
+        "-k",
+        "2",
+        "--include-empty",
+        "--format",
+        "json",
+    ])))
+    .unwrap();
+    let states = json["states"].as_array().unwrap();
+    let codes_of = |id: &serde_json::Value| -> Vec<String> {
+        states[id.as_u64().unwrap() as usize]["codes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect()
+    };
+    let from_start: Vec<&serde_json::Value> =
+        json["edges"].as_array().unwrap().iter().filter(|e| e["from"] == 0).collect();
+    assert_eq!(from_start.len(), 16);
+    assert_eq!(codes_of(&states[0]["id"]), ["11", "12", "21", "22"]);
+    let (game, codes) = two_two();
+    let abc = Alphabet::default();
+    let mut seen = BTreeSet::new();
+    for e in &from_start {
+        let guess = abc.parse(&game, e["guess"].as_str().unwrap()).unwrap();
+        let feedback = e["feedback"].as_str().unwrap().to_string();
+        let expected: Vec<String> = codes
+            .iter()
+            .filter(|c| score_reference(&game, &guess, c).to_string() == feedback)
+            .map(|c| abc.format(c))
+            .collect();
+        assert_eq!(codes_of(&e["to"]), expected, "{e}");
+        seen.insert((abc.format(&guess), feedback));
+    }
+    let feedbacks = ["(0,0)", "(0,2)", "(1,0)", "(2,0)"];
+    let all: BTreeSet<(String, String)> = ["11", "12", "21", "22"]
+        .iter()
+        .flat_map(|g| feedbacks.iter().map(move |f| (g.to_string(), f.to_string())))
+        .collect();
+    assert_eq!(seen, all);
+    assert_eq!(from_start.iter().filter(|e| codes_of(&e["to"]).is_empty()).count(), 4);
+    // Without empty successors: 12, as in the thesis's figure of the successors of H(2,2).
+    let dot = stdout(&mmtree(&["states", "-n", "2", "-k", "2", "--max-depth", "1"]));
+    let (nodes, edges) = parse_dot(&dot);
+    assert_eq!((nodes.len(), edges.len()), (13, 12));
+}
+
+/// The [1,2] multigraph: states {1, 2}, {1}, {2}; from the start each guess splits; in each
+/// singleton both guesses learn nothing, so each has two self-loops.
+#[test]
+fn one_two_multigraph_has_the_thesis_loops() {
+    let text = stdout(&mmtree(&["states", "-n", "1", "-k", "2", "--merge-equal"]));
+    let (nodes, edges) = parse_dot(&text);
+    assert_eq!(nodes.iter().map(String::as_str).collect::<BTreeSet<_>>(), ["{1, 2}", "{1}", "{2}"].into());
+    assert_eq!(nodes.len(), 3);
+    let edge = |a: &str, l: &str, b: &str| (a.to_string(), l.to_string(), b.to_string());
+    let expected: BTreeSet<_> = [
+        edge("{1, 2}", "1, (0,0)", "{2}"),
+        edge("{1, 2}", "1, (1,0)", "{1}"),
+        edge("{1, 2}", "2, (0,0)", "{1}"),
+        edge("{1, 2}", "2, (1,0)", "{2}"),
+        edge("{1}", "1, (1,0)", "{1}"),
+        edge("{1}", "2, (0,0)", "{1}"),
+        edge("{2}", "1, (0,0)", "{2}"),
+        edge("{2}", "2, (1,0)", "{2}"),
+    ]
+    .into();
+    assert_eq!(edges.iter().cloned().collect::<BTreeSet<_>>(), expected);
+    assert_eq!(edges.len(), 8);
+    // Unmerged, the same sets and loops, each successor of the start its own node.
+    let (nodes, edges) = parse_dot(&stdout(&mmtree(&["states", "-n", "1", "-k", "2"])));
+    assert_eq!(nodes.len(), 5);
+    assert_eq!(edges.iter().filter(|(a, _, b)| a == b).count(), 8);
+    // The empty state joins with --include-empty: one (1,0) or (0,0) edge per guess and singleton.
+    let json: serde_json::Value = serde_json::from_str(&stdout(&mmtree(&[
+        "states",
+        "-n",
+        "1",
+        "-k",
+        "2",
+        "--merge-equal",
+        "--include-empty",
+        "--format",
+        "json",
+    ])))
+    .unwrap();
+    assert_eq!(json["states"].as_array().unwrap().len(), 4);
+    assert_eq!(json["edges"].as_array().unwrap().iter().filter(|e| e["loop"] == true).count(), 4);
+    assert_eq!(json["edges"].as_array().unwrap().len(), 12);
+}
+
+fn refused(args: &[&str], needle: &str) {
+    let out = mmtree(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(needle), "expected '{needle}' in {err}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_two() {
+    let dir = tempdir("bad");
+    let path = save_minimax(&dir, 2, 2);
+    refused(&["dot", p(&path), "--labels", "colours"], "invalid value 'colours' for '--labels");
+    refused(&["dot", p(&path), "--rankdir", "UP"], "--rankdir");
+    refused(&["states", "-n", "4", "-k", "6"], "[4,6] has 1296 codes");
+    refused(&["states", "-n", "3", "-k", "3"], "too many to draw");
+    refused(&["states", "-n", "10", "-k", "35"], "codes");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    let corrupt = dir.join("corrupt.mmt");
+    std::fs::write(&corrupt, bytes).unwrap();
+    refused(&["dot", p(&corrupt), "--labels", "rounds"], "checksum mismatch");
+}
