@@ -439,6 +439,9 @@ pub struct AdviseArgs {
     /// List the candidates when at most this many are left.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub show: usize,
+    /// List the codes of each part of each guess's partition.
+    #[arg(long)]
+    pub codes: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "md")]
     pub format: FormatArg,

@@ -1,6 +1,7 @@
-//! The thesis's drawings through the `mmtree` binary: the [2,2] tree labelled by rounds with
-//! winning edges, the successors of the [2,2] start, the [1,2] multigraph of states, and the
-//! bad input of `dot` and `states`.
+//! The thesis's figures through the `mmtree` binary: the [2,2] tree labelled by rounds with
+//! winning edges, the successors of the [2,2] start, the [1,2] multigraph of states, the parts
+//! of H(2,2) with their codes (`advise --codes`), first-guess values in full precision, and
+//! the bad input of `dot` and `states`.
 //!
 //! Expected figures are written out by hand from the definitions (successor `K(u,r)`, states
 //! as sequences of rounds) or recomputed here with the literal scorer, never taken from
@@ -210,6 +211,83 @@ fn one_two_multigraph_has_the_thesis_loops() {
     assert_eq!(json["states"].as_array().unwrap().len(), 4);
     assert_eq!(json["edges"].as_array().unwrap().iter().filter(|e| e["loop"] == true).count(), 4);
     assert_eq!(json["edges"].as_array().unwrap().len(), 12);
+}
+
+/// The parts of H(2,2) under each first guess, with their codes, as the scorer splits them.
+#[test]
+fn advise_lists_the_codes_of_each_part() {
+    let json: serde_json::Value = serde_json::from_str(&stdout(&mmtree(&[
+        "advise",
+        "-n",
+        "2",
+        "-k",
+        "2",
+        "--valuation",
+        "minimax",
+        "--top",
+        "4",
+        "--codes",
+        "--format",
+        "json",
+    ])))
+    .unwrap();
+    let guesses = json["advice"][0]["guesses"].as_array().unwrap();
+    assert_eq!(guesses.len(), 4);
+    let (game, codes) = two_two();
+    let abc = Alphabet::default();
+    for g in guesses {
+        let guess = abc.parse(&game, g["guess"].as_str().unwrap()).unwrap();
+        for part in g["partition"].as_array().unwrap() {
+            let expected: Vec<String> = codes
+                .iter()
+                .filter(|c| score_reference(&game, &guess, c).to_string() == part["feedback"].as_str().unwrap())
+                .map(|c| abc.format(c))
+                .collect();
+            assert_eq!(part["codes"], serde_json::json!(expected), "{g}");
+            assert_eq!(part["size"], expected.len());
+        }
+    }
+    let md = stdout(&mmtree(&["advise", "-n", "2", "-k", "2", "--valuation", "minimax", "--top", "4", "--codes"]));
+    assert!(md.contains("| 11 | yes | 2 | 3 | (0,0):1 {22} (1,0):2 {12 21} (2,0):1 {11} |"), "{md}");
+    // Without --codes the JSON parts have no codes key.
+    let plain = stdout(&mmtree(&["advise", "-n", "2", "-k", "2", "--format", "json"]));
+    assert!(!plain.contains("\"codes\""));
+}
+
+/// `first-guesses --format json` keeps full precision; Markdown rounds.
+#[test]
+fn first_guess_values_in_full_precision() {
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&mmtree(&["first-guesses", "-n", "3", "-k", "3", "--format", "json", "-q"])))
+            .unwrap();
+    let game = Game::new(GameSpec::mastermind(3, 3)).unwrap();
+    let abc = Alphabet::default();
+    let all: Vec<Code> =
+        (0..27u32).map(|i| Code::from_colours(&[(i / 9) as u8, (i / 3 % 3) as u8, (i % 3) as u8]).unwrap()).collect();
+    for row in json[0]["rows"].as_array().unwrap() {
+        let guess = abc.parse(&game, row["first_guess"].as_str().unwrap()).unwrap();
+        let mut parts = std::collections::BTreeMap::new();
+        for c in &all {
+            *parts.entry(score_reference(&game, &guess, c)).or_insert(0u32) += 1;
+        }
+        let (entropy, expected_size) = parts.values().fold((0.0, 0.0), |(h, e), &s| {
+            let p = f64::from(s) / 27.0;
+            (h - p * p.log2(), e + f64::from(s) * p)
+        });
+        assert!((row["entropy"].as_f64().unwrap() - entropy).abs() < 1e-12, "{row}");
+        assert!((row["expected_size"].as_f64().unwrap() - expected_size).abs() < 1e-12, "{row}");
+    }
+    for row in json[2]["rows"].as_array().unwrap() {
+        assert_eq!(row["average"].as_f64().unwrap(), row["total"].as_u64().unwrap() as f64 / 27.0, "{row}");
+    }
+    // CSV too: 112 splits H(3,3) into parts 6,6,4,4,3,2,1,1, so its expected size is 119/27.
+    let csv = stdout(&mmtree(&["first-guesses", "-n", "3", "-k", "3", "--format", "csv", "-q"]));
+    let line = csv.lines().find(|l| l.starts_with("112,")).unwrap();
+    let fields: Vec<&str> = line.split(',').collect();
+    assert_eq!(fields[2].parse::<f64>().unwrap(), 119.0 / 27.0, "{line}");
+    assert!(fields[3].len() > 10, "entropy in full precision: {line}");
+    let md = stdout(&mmtree(&["first-guesses", "-n", "3", "-k", "3", "-q"]));
+    assert!(md.contains("| 112 | 6 | 4.41 | 2.76 | 8 |"), "{md}");
 }
 
 fn refused(args: &[&str], needle: &str) {
