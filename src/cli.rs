@@ -381,9 +381,20 @@ pub struct SweepArgs {
     /// Compute only the i-th of N disjoint slices of the grid (1 <= i <= N).
     #[arg(long, value_name = "i/N")]
     pub shard: Option<String>,
-    /// Draw average guesses against k (one line per valuation, one panel per n) as SVG.
+    /// Draw the results as SVG (what is drawn: --plot-kind).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
+    /// excess: each rule's average minus the best of its game; average: averages against k;
+    /// winners: a grid over (n, k) coloured by the rule with the least total.
+    #[arg(long, value_enum, default_value = "excess")]
+    pub plot_kind: PlotKindArg,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlotKindArg {
+    Excess,
+    Average,
+    Winners,
 }
 
 #[derive(Args, Debug)]

@@ -290,6 +290,67 @@ fn first_guess_values_in_full_precision() {
     assert!(md.contains("| 112 | 6 | 4.41 | 2.76 | 8 |"), "{md}");
 }
 
+/// Texts of `<text>` elements of an SVG.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| t.split_once('>'))
+        .map(|(_, rest)| rest.split("</text>").next().unwrap_or("").trim().to_string())
+        .collect()
+}
+
+/// The three sweep plots: the winners grid names, per game, the rules of least total in the
+/// sweep's own table; excess and average have their axes and one legend beside the panels.
+#[test]
+fn sweep_plots_of_each_kind() {
+    let dir = tempdir("plots");
+    let csv = dir.join("sweep.csv");
+    let svg = |kind: &str| dir.join(format!("{kind}.svg"));
+    for kind in ["excess", "average", "winners"] {
+        let file = svg(kind);
+        let mut args = vec!["sweep", "-n", "2..=3", "-k", "2..=4", "-q", "--format", "csv", "-o", p(&csv)];
+        args.extend(["--plot", p(&file), "--plot-kind", kind]);
+        stdout(&mmtree(&args));
+    }
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    let texts = svg_texts(&std::fs::read_to_string(svg("winners")).unwrap());
+    let short = |v: &str| match v {
+        "minimax" => "M",
+        "expected-size" => "ES",
+        "entropy" => "E",
+        "most-parts" => "MP",
+        other => panic!("unexpected valuation {other}"),
+    };
+    for name in ["M  minimax", "ES  expected-size", "E  entropy", "MP  most-parts"] {
+        assert!(texts.iter().any(|t| t == name), "legend entry {name}: {texts:?}");
+    }
+    let mut cells = texts.iter().filter(|t| t.contains('=') || t.as_str() == "all tie" || t.len() <= 2);
+    for n in ["2", "3"] {
+        for k in ["2", "3", "4"] {
+            let game: Vec<&Vec<&str>> = rows.iter().filter(|r| r[0] == n && r[1] == k).collect();
+            let least = game.iter().map(|r| r[9].parse::<u64>().unwrap()).min().unwrap();
+            let winners: Vec<&str> = game.iter().filter(|r| r[9] == least.to_string()).map(|r| short(r[4])).collect();
+            let expected = if winners.len() == game.len() { "all tie".to_string() } else { winners.join("=") };
+            let cell = cells.find(|t| !["2", "3", "4", "n"].contains(&t.as_str())).unwrap();
+            assert_eq!(cell, &expected, "[{n},{k}]");
+        }
+    }
+    let excess = svg_texts(&std::fs::read_to_string(svg("excess")).unwrap());
+    assert!(excess.iter().any(|t| t == "average − best average of the game"), "{excess:?}");
+    let average = std::fs::read_to_string(svg("average")).unwrap();
+    assert!(svg_texts(&average).iter().any(|t| t == "average guesses"));
+    // The legend stands right of the panels: its texts start beyond the last panel.
+    let legend_x: Vec<f64> = average
+        .split("<text")
+        .filter(|t| t.contains(">\nentropy\n<") || t.contains(">entropy<"))
+        .filter_map(|t| t.split("x=\"").nth(1)?.split('"').next()?.parse().ok())
+        .collect();
+    assert!(!legend_x.is_empty() && legend_x.iter().all(|&x| x > 2.0 * 560.0), "{legend_x:?}");
+    // Lines differ in dash pattern too (grey print): some series are dashed.
+    assert!(average.contains("stroke-dasharray"));
+}
+
 fn refused(args: &[&str], needle: &str) {
     let out = mmtree(args);
     let err = String::from_utf8_lossy(&out.stderr);
@@ -307,6 +368,7 @@ fn bad_input_is_one_line_and_exit_two() {
     refused(&["states", "-n", "4", "-k", "6"], "[4,6] has 1296 codes");
     refused(&["states", "-n", "3", "-k", "3"], "too many to draw");
     refused(&["states", "-n", "10", "-k", "35"], "codes");
+    refused(&["sweep", "-n", "2", "-k", "2", "--plot", "x.svg", "--plot-kind", "pie"], "--plot-kind");
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0xff;

@@ -258,8 +258,8 @@ fn plots_are_svg_with_one_line_per_series() {
     for name in ["minimax", "expected-size", "entropy", "most-parts", "n = 2", "n = 3"] {
         assert!(texts.iter().any(|t| t == name), "{name} in the legend or captions");
     }
-    // Series are drawn 2 px wide: 2 panels x 4 valuations, each a line and a legend mark.
-    assert_eq!(svg.split("<polyline").skip(1).filter(|p| p.contains("stroke-width=\"2\"")).count(), 2 * 4 * 2);
+    // Series are drawn 2 px wide: 2 panels x 4 valuations, plus one legend mark each.
+    assert_eq!(svg.split("<polyline").skip(1).filter(|p| p.contains("stroke-width=\"2\"")).count(), 2 * 4 + 4);
 
     let file = dir.join("first.svg");
     ok(&[

@@ -20,11 +20,11 @@ use rayon::prelude::*;
 use serde_json::Value;
 
 use mmtree_core::{Alphabet, FeedbackKind, Game, GameSpec, MemoryLimit, Variant, MAX_COLOURS, MAX_PEGS};
-use mmtree_io::plot::{lines_svg, LinePanel, Series};
+use mmtree_io::plot::{sweep_svg, SweepPlot, SweepPoint};
 use mmtree_io::{write_atomic, Cell, Format, Table};
 use mmtree_strategy::{GuessRule, Pool, Solver, Ties, Valuation};
 
-use crate::cli::{FormatArg, PoolArg, SweepArgs, TiesArg, ValuationsArg};
+use crate::cli::{FormatArg, PlotKindArg, PoolArg, SweepArgs, TiesArg, ValuationsArg};
 use crate::config::{self, GameConfig};
 use crate::progress;
 use crate::report::SolveReport;
@@ -606,7 +606,12 @@ pub fn run(args: &SweepArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         None => {}
     }
     if let Some(path) = &args.plot {
-        let svg = plot(&rows)?;
+        let kind = match args.plot_kind {
+            PlotKindArg::Excess => SweepPlot::Excess,
+            PlotKindArg::Average => SweepPlot::Average,
+            PlotKindArg::Winners => SweepPlot::Winners,
+        };
+        let svg = plot(&rows, kind)?;
         write_atomic(path, svg.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
@@ -667,8 +672,9 @@ fn compute(
     }
 }
 
-/// Average guesses against k: one panel per n, one line per valuation (and pool).
-pub fn plot(rows: &[Row]) -> Result<String> {
+/// The solved rows as plot points (the drawing is `mmtree_io::plot::sweep_svg`): one rule per
+/// valuation, and pool when several pools were swept.
+pub fn plot(rows: &[Row], kind: SweepPlot) -> Result<String> {
     let solved: Vec<&SolveReport> = rows
         .iter()
         .filter_map(|r| match r {
@@ -677,24 +683,18 @@ pub fn plot(rows: &[Row]) -> Result<String> {
         })
         .collect();
     let several_pools = solved.iter().any(|r| r.pool != solved[0].pool);
-    let mut ns: Vec<u8> = solved.iter().map(|r| r.n).collect();
-    ns.dedup();
-    let mut panels = Vec::new();
-    for n in ns {
-        let mut series: Vec<Series> = Vec::new();
-        for r in solved.iter().filter(|r| r.n == n) {
-            let name = if several_pools { format!("{} ({})", r.valuation, r.pool) } else { r.valuation.to_string() };
-            match series.iter_mut().find(|s| s.name == name) {
-                Some(s) => s.points.push((r.k.into(), r.average)),
-                None => series.push(Series { name, points: vec![(r.k.into(), r.average)] }),
-            }
-        }
-        for s in &mut series {
-            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
-        panels.push(LinePanel { title: format!("n = {n}"), series });
-    }
-    Ok(lines_svg(&panels, "colours k", "average guesses")?)
+    let points: Vec<SweepPoint> = solved
+        .iter()
+        .map(|r| SweepPoint {
+            n: r.n,
+            k: r.k,
+            rule: if several_pools { format!("{} ({})", r.valuation, r.pool) } else { r.valuation.to_string() },
+            average: r.average,
+            total: r.total,
+            optimal: r.valuation == "optimal-average",
+        })
+        .collect();
+    Ok(sweep_svg(&points, kind)?)
 }
 
 #[cfg(test)]
