@@ -35,6 +35,8 @@ pub enum Command {
     Trace(TraceArgs),
     /// Draw a tree file as Graphviz DOT (optionally rendered to SVG or PNG).
     Dot(DotArgs),
+    /// Write a tree file as one self-contained interactive HTML page.
+    Html(HtmlArgs),
     /// The graph of game states (candidate sets) under every guess, for small games.
     States(StatesArgs),
     /// Write a tree file as nested JSON (schema in the README).
@@ -277,6 +279,22 @@ pub struct DotArgs {
     /// Output file (default: DOT to standard output).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<std::path::PathBuf>,
+    /// Refuse games whose estimated memory exceeds this (e.g. 8G; default 3/4 of RAM).
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct HtmlArgs {
+    /// A tree file written by `solve -o`.
+    #[arg(value_name = "FILE")]
+    pub file: std::path::PathBuf,
+    /// The HTML file to write.
+    #[arg(short = 'o', long = "output", value_name = "FILE.html")]
+    pub output: std::path::PathBuf,
+    /// List the candidates of states with at most this many.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub max_set: usize,
     /// Refuse games whose estimated memory exceeds this (e.g. 8G; default 3/4 of RAM).
     #[arg(long, value_name = "SIZE")]
     pub memory_limit: Option<String>,

@@ -2,6 +2,7 @@ pub mod advise;
 pub mod dot;
 pub mod export;
 pub mod first_guesses;
+pub mod html;
 pub mod merge;
 pub mod optimal;
 pub mod play;

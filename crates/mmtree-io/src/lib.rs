@@ -1,7 +1,8 @@
 //! Getting results out of mmtree: tables (Markdown, CSV, JSON, LaTeX), atomic file writes,
 //! `.mmt` tree files ([`TreeFile`]), Graphviz drawings ([`strategy_graph`], [`to_dot`],
 //! [`state_graph_dot`]),
-//! nested JSON ([`tree_json`]) and SVG plots ([`plot`]).
+//! nested JSON ([`tree_json`]), an interactive HTML explorer ([`explorer_html`]) and SVG plots
+//! ([`plot`]).
 //!
 //! This crate knows the tree type of `mmtree-core` but not how trees are built: the rule is
 //! stored as plain data ([`RuleInfo`]).
@@ -17,6 +18,7 @@
 mod atomic;
 mod dot;
 mod export;
+mod html;
 pub mod plot;
 mod table;
 mod tree_file;
@@ -24,5 +26,6 @@ mod tree_file;
 pub use atomic::write_atomic;
 pub use dot::{state_graph_dot, strategy_graph, to_dot, to_dot_with, DotEdge, DotLabels, DotNode, DotOptions, RankDir};
 pub use export::{tree_json, ExportError, MAX_JSON_DEPTH};
+pub use html::{explorer_html, HtmlOptions};
 pub use table::{render_tables, Cell, Format, Table};
 pub use tree_file::{fnv1a64, FormatError, RuleInfo, TreeFile, TreeFileError, TreeHeader, FORMAT_VERSION, MAGIC};
