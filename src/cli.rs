@@ -289,9 +289,9 @@ pub struct HtmlArgs {
     /// A tree file written by `solve -o`.
     #[arg(value_name = "FILE")]
     pub file: std::path::PathBuf,
-    /// The HTML file to write.
+    /// The HTML file to write (default: FILE with the extension .html).
     #[arg(short = 'o', long = "output", value_name = "FILE.html")]
-    pub output: std::path::PathBuf,
+    pub output: Option<std::path::PathBuf>,
     /// List the candidates of states with at most this many.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub max_set: usize,

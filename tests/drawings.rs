@@ -1,7 +1,7 @@
 //! The thesis's figures through the `mmtree` binary: the [2,2] tree labelled by rounds with
 //! winning edges, the successors of the [2,2] start, the [1,2] multigraph of states, the parts
-//! of H(2,2) with their codes (`advise --codes`), first-guess values in full precision, and
-//! the bad input of `dot` and `states`.
+//! of H(2,2) with their codes (`advise --codes`), first-guess values in full precision, the
+//! sweep plots, and the bad input of `dot`, `states` and `html`.
 //!
 //! Expected figures are written out by hand from the definitions (successor `K(u,r)`, states
 //! as sequences of rounds) or recomputed here with the literal scorer, never taken from
@@ -375,4 +375,13 @@ fn bad_input_is_one_line_and_exit_two() {
     let corrupt = dir.join("corrupt.mmt");
     std::fs::write(&corrupt, bytes).unwrap();
     refused(&["dot", p(&corrupt), "--labels", "rounds"], "checksum mismatch");
+    let page = dir.join("tree.html");
+    refused(&["html", p(&corrupt), "-o", p(&page)], "checksum mismatch");
+    assert!(!page.exists(), "nothing written for a corrupt file");
+    refused(&["html", p(&path), "-o", p(&dir.join("no-such-dir").join("t.html"))], "does not exist");
+    let html = dir.join("m22.html");
+    refused(&["html", p(&html), "-o", p(&html)], "is the tree file itself");
+    // Without -o the page goes beside the tree file.
+    stdout(&mmtree(&["html", p(&path)]));
+    assert!(std::fs::read_to_string(&html).unwrap().starts_with("<!DOCTYPE html>"));
 }

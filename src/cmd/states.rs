@@ -58,7 +58,11 @@ pub fn run(args: &StatesArgs, out: &mut dyn Write) -> Result<()> {
     let space = config.space()?;
     let options =
         StateOptions { include_empty: args.include_empty, merge_equal: args.merge_equal, max_depth: args.max_depth };
-    let graph = state_graph(&space, options).map_err(|e| UsageError(e.to_string()))?;
+    let graph = state_graph(&space, options).map_err(|e| match e {
+        StatesError::TooLarge { .. } if args.merge_equal => UsageError(format!("{e}; try --max-depth D")),
+        StatesError::TooLarge { .. } => UsageError(format!("{e}; try --max-depth D, or --merge-equal")),
+        e => UsageError(e.to_string()),
+    })?;
     let name = |c| config.alphabet.format(&space.code(c));
     let text = match args.format {
         StatesFormatArg::Dot => {

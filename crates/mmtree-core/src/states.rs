@@ -91,7 +91,7 @@ pub enum StatesError {
         max: usize,
     },
     /// The graph is too large to draw.
-    #[error("the state graph of {game} has {nodes} nodes and {edges} edges, too many to draw (at most {MAX_STATE_NODES} nodes and {MAX_STATE_EDGES} edges; try --max-depth, or --merge-equal)")]
+    #[error("the state graph of {game} has {nodes} nodes and {edges} edges, too many to draw (at most {MAX_STATE_NODES} nodes and {MAX_STATE_EDGES} edges)")]
     TooLarge {
         /// The game.
         game: String,
