@@ -61,10 +61,12 @@ pub fn explorer_html(file: &TreeFile, options: HtmlOptions) -> String {
     let header = &file.header;
     let stats = &header.stats;
     let codes = game.code_count();
+    // Bytes per code index: the all-ones value stays out of range, so it can mark an index
+    // outside the game (a damaged file), which the page writes as `#index`.
     let width: usize = match codes {
-        0..=0x100 => 1,
-        0x101..=0x1_0000 => 2,
-        0x1_0001..=0x100_0000 => 3,
+        0..=0xff => 1,
+        0x100..=0xffff => 2,
+        0x1_0000..=0xff_ffff => 3,
         _ => 4,
     };
     let nodes = tree.nodes();
@@ -80,6 +82,7 @@ pub fn explorer_html(file: &TreeFile, options: HtmlOptions) -> String {
             Node::Guess { guess, .. } => guess.index(),
             Node::Leaf { secret } => secret.index(),
         };
+        let code = if u128::from(code) < codes { code } else { u32::MAX };
         bytes.extend_from_slice(&code.to_le_bytes()[..width]);
     }
     for (i, node) in nodes.iter().enumerate() {
