@@ -7,7 +7,7 @@
 # tests/golden.rs runs the same comparison for the rows not marked 'slow'.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
+[ -n "${BIN:-}" ] || cargo build --release --quiet
 bin=${BIN:-./target/release/mmtree}
 list=tests/data/golden/games.txt
 csv=tests/data/golden/trees.csv

@@ -2,9 +2,22 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// `mmtree --version`: the program's version and the `.mmt` tree-file format version it reads
+/// and writes, so a user can tell which files a build understands.
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("{} (tree file format {})", env!("CARGO_PKG_VERSION"), mmtree_io::FORMAT_VERSION)
+});
+
 /// Complete strategy trees for Mastermind-like code-breaking games.
 #[derive(Parser, Debug)]
-#[command(name = "mmtree", version, about, propagate_version = true)]
+#[command(
+    name = "mmtree",
+    version = VERSION.as_str(),
+    about,
+    propagate_version = true,
+    after_help = "Definitions of every figure: docs/definitions.md\n\
+                  Published works it reproduces: docs/references.md (in the source repository)"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -20,7 +33,7 @@ pub struct Cli {
 pub enum Command {
     /// Build the strategy tree of one game under one rule and print its figures.
     Solve(SolveArgs),
-    /// Reproduce every [4,6] table of the thesis (spec.md §5).
+    /// Reproduce every [4,6] table of the thesis (docs/references.md).
     Thesis(ThesisArgs),
     /// Impartial games: Sprague-Grundy values, Nim, octal games, game graphs.
     Games {
@@ -53,6 +66,31 @@ pub enum Command {
     Play(PlayArgs),
     /// Exact optimal strategy (least average or least worst case) by exhaustive search.
     Optimal(OptimalArgs),
+    /// Print a shell completion script: `mmtree completions bash > /etc/bash_completion.d/mmtree`.
+    Completions(CompletionsArgs),
+    /// Print a man page (roff): `mmtree man > mmtree.1`, `mmtree man solve > mmtree-solve.1`.
+    Man(ManArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: ShellArg,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ShellArg {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// A subcommand whose own page to print (e.g. solve); without it, the page of `mmtree`.
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -76,6 +76,8 @@ fn main() -> ExitCode {
         Command::Advise(args) => cmd::advise::run(args, &mut out),
         Command::Play(args) => cmd::play::run(args, &mut std::io::stdin().lock(), &mut out),
         Command::Optimal(args) => cmd::optimal::run(args, cli.quiet, &mut out),
+        Command::Completions(args) => cmd::shell::completions(args, &mut out),
+        Command::Man(args) => cmd::shell::man(args, &mut out),
     }
     .and_then(|()| out.flush().map_err(anyhow::Error::from));
     match result {

@@ -289,13 +289,13 @@ fn first_guesses_reproduce_the_thesis_tables() {
     let rows = |title: &str| -> Vec<Value> {
         tables.as_array().unwrap().iter().find(|t| t["title"] == title).unwrap()["rows"].as_array().unwrap().clone()
     };
-    // spec.md §5: largest part and parts of the five first guesses.
+    // The thesis (docs/references.md): largest part and parts of the five first guesses.
     let valued = rows("Valuation of the first guesses on [4,6]");
     let guesses: Vec<&str> = valued.iter().map(|r| r["first_guess"].as_str().unwrap()).collect();
     assert_eq!(guesses, ["1111", "1112", "1122", "1123", "1234"]);
     let largest: Vec<u64> = valued.iter().map(|r| r["largest_part"].as_u64().unwrap()).collect();
     assert_eq!(largest, [625, 317, 256, 276, 312]);
-    // spec.md §5: max / average by first guess; the own pick is the bold one.
+    // The thesis: max / average by first guess; the own pick is the one it marks in bold.
     let published = [
         ("minimax", [(6, 5.065), (6, 4.556), (5, 4.476), (6, 4.478), (6, 4.478)], "1122"),
         ("entropy", [(6, 4.911), (6, 4.494), (6, 4.428), (6, 4.383), (6, 4.415)], "1234"),
@@ -329,4 +329,238 @@ fn first_guesses_reproduce_the_thesis_tables() {
             .unwrap();
     let verdict = &tables.as_array().unwrap()[3]["rows"];
     assert!(verdict.as_array().unwrap().iter().all(|r| r["own_first_guess"] == "123" && r["consistent"] == true));
+}
+
+// Interrupted and resumed sweeps, and hostile sweep files: `merge` and `--resume` check rows
+// the same way, never lose a computed row, and refuse bad input with one line and exit 2.
+
+const HEADER: &str = "n,k,variant,feedback,valuation,pool,ties,first_guess,max,total,average,histogram,skipped";
+
+/// Runs mmtree expecting bad input: exit 2 and a one-line message containing `expected`.
+fn refused(args: &[&str], expected: &str) {
+    let out = mmtree(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: one line, got {stderr}");
+    assert!(stderr.contains(expected), "{args:?}: '{expected}' not in {stderr}");
+}
+
+/// `line` with its `column`-th field (split by `separator`) replaced.
+fn with_field(line: &str, separator: &str, column: usize, value: &str) -> String {
+    let mut fields: Vec<&str> = line.split(separator).collect();
+    fields[column] = value;
+    fields.join(separator)
+}
+
+/// Another code of the game than `code` (same length, colours 1 and 2), to show a row kept.
+fn other_code(code: &str) -> String {
+    let other = if code.starts_with('1') { '2' } else { '1' };
+    std::iter::once(other).chain(code.chars().skip(1)).collect()
+}
+
+#[test]
+fn resume_keeps_rows_outside_the_grid() {
+    let dir = scratch("outside");
+    let grid = ["-n", "2..=3", "-k", "2..=3", "--valuation", "minimax,entropy", "--format", "csv", "-q"];
+    let full = ok(&[&["sweep"][..], &grid].concat());
+    let file = dir.join("slice.csv");
+    let path = file.to_str().unwrap();
+    // Slice 1 resumed with --shard 2/2 (say, a wrong job-array index): slice 1's rows stay.
+    ok(&[&["sweep", "--shard", "1/2", "-o", path][..], &grid].concat());
+    let slice1 = std::fs::read_to_string(&file).unwrap();
+    let out =
+        mmtree(&[&["sweep", "--shard", "2/2", "-o", path, "--resume", path][..], &grid[..grid.len() - 1]].concat());
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("outside this grid; they are kept"));
+    let both = std::fs::read_to_string(&file).unwrap();
+    assert!(slice1.lines().all(|l| both.lines().any(|m| m == l)), "every row of slice 1 is kept");
+    assert_eq!(both, full, "slices 1 and 2 together are the whole grid");
+    // A narrower -n and -k keep the rest too.
+    ok(&[
+        "sweep",
+        "-n",
+        "2",
+        "-k",
+        "3",
+        "--valuation",
+        "minimax",
+        "--format",
+        "csv",
+        "-q",
+        "-o",
+        path,
+        "--resume",
+        path,
+    ]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), full);
+}
+
+#[test]
+fn resume_recomputes_skipped_rows_that_now_fit() {
+    let dir = scratch("skipped");
+    let file = dir.join("s.json");
+    let path = file.to_str().unwrap();
+    let grid = ["-n", "2,4", "-k", "6", "--valuation", "minimax", "--format", "json", "-q", "-o", path];
+    ok(&[&["sweep", "--memory-limit", "100K"][..], &grid].concat());
+    let rows = json_lines(&std::fs::read_to_string(&file).unwrap());
+    assert!(rows[1]["skipped"].as_str().unwrap().contains("memory"), "[4,6] does not fit 100K");
+    // The same small limit: still skipped.
+    ok(&[&["sweep", "--memory-limit", "100K", "--resume", path][..], &grid].concat());
+    assert!(json_lines(&std::fs::read_to_string(&file).unwrap())[1]["skipped"].is_string());
+    // The default limit: solved, Knuth's 5801 guesses, at most 5.
+    ok(&[&["sweep", "--resume", path][..], &grid].concat());
+    let rows = json_lines(&std::fs::read_to_string(&file).unwrap());
+    assert_eq!((rows[1]["total"].as_u64(), rows[1]["max"].as_u64()), (Some(5801), Some(5)));
+    assert!(rows[1].get("skipped").is_none());
+}
+
+#[test]
+fn markdown_and_latex_sweeps_resume() {
+    let dir = scratch("md-resume");
+    // (format, extension, cell separator, line start of the [2,3] minimax row)
+    let formats = [
+        ("md", "md", " | ", "| 2 | 3 | repetition | black-white | minimax |"),
+        ("latex", "tex", " & ", "2 & 3 & repetition & black-white & minimax &"),
+    ];
+    for (format, ext, separator, start) in formats {
+        let grid =
+            |k: &'static str| vec!["sweep", "-n", "2..=3", "-k", k, "--valuation", "minimax", "--format", format, "-q"];
+        let full = ok(&grid("2..=4"));
+        let first_of = |text: &str| text.lines().find(|l| l.starts_with(start)).unwrap().to_string();
+        let original = first_of(&full);
+        let code = original.split(separator).nth(7).unwrap().to_string();
+        let changed = with_field(&original, separator, 7, &other_code(&code));
+        let expected = full.replace(&original, &changed);
+
+        // A finished table, resumed with a wider grid: its rows are kept, the new ones added.
+        let file = dir.join(format!("finished.{ext}"));
+        let path = file.to_str().unwrap();
+        ok(&[&grid("2..=3")[..], &["-o", path]].concat());
+        let finished = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(&file, finished.replace(&original, &changed)).unwrap();
+        ok(&[&grid("2..=4")[..], &["-o", path, "--resume", path]].concat());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), expected, "{format}: finished table resumed");
+
+        // An interrupted run: only FILE.partial.csv exists; its rows are kept.
+        let file = dir.join(format!("killed.{ext}"));
+        let path = file.to_str().unwrap();
+        let partial = dir.join(format!("killed.{ext}.partial.csv"));
+        let csv = ok(&["sweep", "-n", "2..=3", "-k", "3", "--valuation", "minimax", "--format", "csv", "-q"]);
+        let row = csv.lines().find(|l| l.starts_with("2,3,")).unwrap();
+        std::fs::write(&partial, csv.replace(row, &with_field(row, ",", 7, &other_code(&code)))).unwrap();
+        ok(&[&grid("2..=4")[..], &["-o", path, "--resume", path]].concat());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), expected, "{format}: interrupted run resumed");
+        assert!(!partial.exists(), "the progress file is removed");
+    }
+}
+
+#[test]
+fn a_cut_off_last_line_is_computed_again() {
+    let dir = scratch("cut");
+    for format in ["csv", "json"] {
+        let grid = ["-n", "2..=3", "-k", "2..=3", "--format", format, "-q"];
+        let full = ok(&[&["sweep"][..], &grid].concat());
+        let file = dir.join(format!("r.{format}"));
+        let path = file.to_str().unwrap();
+        // Killed while writing the last row: 20 bytes short, no newline.
+        std::fs::write(&file, &full[..full.len() - 20]).unwrap();
+        refused(&["merge", path], "the last line is cut off");
+        ok(&[&["sweep", "-o", path, "--resume", path][..], &grid].concat());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), full, "{format}");
+    }
+}
+
+#[test]
+fn merge_and_resume_check_rows_the_same_way() {
+    let dir = scratch("rows");
+    let good = "2,2,repetition,black-white,minimax,all,smallest,11,3,8,2.000,1 2 1,";
+    let bad_rows = [
+        // Histogram sums must not wrap around.
+        ("2,2,repetition,black-white,minimax,all,smallest,11,3,8,2.000,2 18446744073709551615 3,", "overflows"),
+        ("2,2,repetition,black-white,minimax,all,smallest,11,2,8,2.000,1 18446744073709551615,", "overflows"),
+        // Impossible games, solved or skipped.
+        ("99,99,repetition,black-white,minimax,all,smallest,,,,,,too large", "pegs"),
+        ("0,0,repetition,black-white,minimax,all,smallest,,,,,,none", "pegs"),
+        ("3,2,distinct,black-white,minimax,all,smallest,12,1,1,1.000,1,", "n <= k"),
+        // A first guess that is not a code of the game.
+        ("2,2,repetition,black-white,minimax,all,smallest,zz,3,8,2.000,1 2 1,", "first guess"),
+        ("2,2,repetition,black-white,minimax,all,smallest,13,3,8,2.000,1 2 1,", "first guess"),
+        // Histograms that count the 4 secrets but no tree of [2,2] can have.
+        ("2,2,repetition,black-white,minimax,all,smallest,11,3,10,2.500,0 2 2,", "one guess"),
+        ("1,4,repetition,black-white,minimax,all,smallest,1,2,7,1.750,1 3,", "at most 1"),
+        // Figures that disagree, and skipped rows with figures.
+        ("2,2,repetition,black-white,minimax,all,smallest,11,3,8,nan,1 2 1,", "average"),
+        ("2,2,repetition,black-white,minimax,all,smallest,11,3,8,2.000,1 2 1,oops", "skipped row has figures"),
+        ("2,2,repetition,black-white,minimax,all,smallest,11,3,18446744073709551616,2.000,1 2 1,", "out of range"),
+    ];
+    for (i, (row, expected)) in bad_rows.iter().enumerate() {
+        let file = dir.join(format!("bad{i}.csv"));
+        let path = file.to_str().unwrap();
+        let text = format!("{HEADER}\n{good}\n{row}\n");
+        std::fs::write(&file, &text).unwrap();
+        refused(&["merge", path], expected);
+        refused(&["sweep", "-n", "2", "-k", "2", "--format", "csv", "-o", path, "--resume", path], expected);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text, "a refused resume file is left as it was");
+    }
+
+    // The same key twice: merge refuses any overlap; resume accepts a copy but refuses two
+    // different solved rows instead of picking one.
+    let same = dir.join("same.csv");
+    std::fs::write(&same, format!("{HEADER}\n{good}\n{good}\n")).unwrap();
+    refused(&["merge", same.to_str().unwrap()], "overlapping rows");
+    let path = same.to_str().unwrap();
+    ok(&[
+        "sweep",
+        "-n",
+        "2",
+        "-k",
+        "2",
+        "--valuation",
+        "minimax",
+        "--format",
+        "csv",
+        "-q",
+        "-o",
+        path,
+        "--resume",
+        path,
+    ]);
+    assert_eq!(std::fs::read_to_string(&same).unwrap(), format!("{HEADER}\n{good}\n"));
+    let conflict = dir.join("conflict.csv");
+    let other = good.replace(",11,", ",12,");
+    std::fs::write(&conflict, format!("{HEADER}\n{good}\n{other}\n")).unwrap();
+    let path = conflict.to_str().unwrap();
+    refused(&["merge", path], "overlapping rows");
+    refused(&["sweep", "-n", "2", "-k", "2", "-o", path, "--resume", path], "conflicting rows");
+}
+
+#[test]
+fn bad_input_is_refused_with_exit_2() {
+    let dir = scratch("input");
+    // Numbers too large for any type are out of range, not "not a number".
+    refused(&["sweep", "-n", "18446744073709551615", "-k", "2"], "out of range");
+    refused(&["sweep", "-n", "2", "-k", "99999999999999999999999"], "out of range");
+    // A byte order mark (as spreadsheet programs write) is not part of the first column's name.
+    for format in ["csv", "json"] {
+        let rows = ok(&["sweep", "-n", "2", "-k", "2..=3", "--format", format, "-q"]);
+        let file = dir.join(format!("bom.{format}"));
+        std::fs::write(&file, format!("\u{feff}{rows}")).unwrap();
+        assert_eq!(ok(&["merge", file.to_str().unwrap(), "--format", format]), rows);
+    }
+    // Not text, a directory, a missing output directory, an output that is a directory.
+    let binary = dir.join("binary.csv");
+    std::fs::write(&binary, b"n,k\n\xff\xfe\n").unwrap();
+    let binary = binary.to_str().unwrap();
+    refused(&["merge", binary], "not UTF-8");
+    refused(&["sweep", "-n", "2", "-k", "2", "--resume", binary], "not UTF-8");
+    let folder = dir.to_str().unwrap();
+    refused(&["merge", folder], "is a directory");
+    refused(&["merge", "/dev/zero"], "larger than any sweep file");
+    refused(&["sweep", "-n", "2", "-k", "2", "--resume", folder], "is a directory");
+    refused(&["sweep", "-n", "2", "-k", "2", "-o", folder], "is a directory");
+    refused(&["sweep", "-n", "2", "-k", "2", "-o", "/nonexistent/s.csv"], "does not exist");
+    refused(&["sweep", "-n", "2", "-k", "2", "--plot", "/nonexistent/s.svg"], "does not exist");
+    let rows = dir.join("rows.csv");
+    ok(&["sweep", "-n", "2", "-k", "2", "--format", "csv", "-q", "-o", rows.to_str().unwrap()]);
+    refused(&["merge", rows.to_str().unwrap(), "-o", "/nonexistent/m.csv"], "does not exist");
 }

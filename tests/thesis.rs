@@ -1,6 +1,6 @@
 //! The published [4,6] figures: every row of data/thesis_4_6.csv and
-//! data/thesis_first_guess_valuations.csv (copied from ../shared/reference, the thesis's
-//! chapter 4 tables), plus the literature totals the foundation issue names.
+//! data/thesis_first_guess_valuations.csv (transcribed from the thesis's result tables; sources in
+//! docs/references.md), plus the literature totals the foundation issue names.
 
 use mmtree::core::{Alphabet, CodeSpace, Game, GameSpec, MemoryLimit, MAX_FEEDBACKS};
 use mmtree::strategy::{GuessRule, Pool, Solver, Valuation};

@@ -1,5 +1,5 @@
 //! `mmtree first-guesses`: every first guess up to colour and position symmetry, each
-//! valuation run after each of them, and the thesis's consistency verdict (spec.md §4).
+//! valuation run after each of them, and the thesis's consistency verdict (docs/definitions.md).
 //!
 //! For [4,6] the tables are the thesis's: the valuation of the five first guesses, the
 //! results by first guess (max / average, the valuation's own pick marked), and whether each

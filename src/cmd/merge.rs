@@ -1,40 +1,28 @@
 //! `mmtree merge`: sweep slices (e.g. from `--shard i/N`) combined into one table.
 //!
-//! Every row is re-checked (its histogram must count the game's secrets and agree with its
-//! max, total and average), and a row key present twice, in one file or in two, is refused
-//! rather than silently picked: slices of one grid are disjoint.
+//! Every row is checked as `--resume` checks it (mmtree-sweep's `Row::check`: a game that
+//! exists, a first guess of it, a histogram that fits it and agrees with max, total and
+//! average), and a row key present twice, in one file or in two, is refused rather than
+//! silently picked: slices of one grid are disjoint. A file whose last line is cut off is
+//! refused too (resume the sweep that wrote it).
 
-use std::collections::HashMap;
 use std::io::Write;
 
 use anyhow::{Context, Result};
 
 use mmtree_io::write_atomic;
+use mmtree_sweep::{merge, render, SweepFile};
 
 use crate::cli::MergeArgs;
-use crate::cmd::sweep::{read_rows, render, sort_rows, Row, RowKey};
+use crate::cmd::sweep::{check_output, sweep_error};
 use crate::config;
-use crate::UsageError;
 
 pub fn run(args: &MergeArgs, out: &mut dyn Write) -> Result<()> {
-    let mut seen: HashMap<RowKey, String> = HashMap::new();
-    let mut rows: Vec<Row> = Vec::new();
-    for path in &args.inputs {
-        for (line, row) in read_rows(path)? {
-            let here = format!("{}:{line}", path.display());
-            let key = row.key();
-            if let Some(there) = seen.get(&key) {
-                return Err(UsageError(format!(
-                    "overlapping rows: {} is in {there} and in {here}; slices to merge must be disjoint",
-                    key.describe()
-                ))
-                .into());
-            }
-            seen.insert(key, here);
-            rows.push(row);
-        }
+    if let Some(path) = &args.output {
+        check_output(path)?;
     }
-    sort_rows(&mut rows);
+    let files = args.inputs.iter().map(|path| SweepFile::read(path)).collect::<Result<Vec<_>, _>>();
+    let rows = merge(files.map_err(sweep_error)?).map_err(sweep_error)?;
     let text = render(&rows, config::format(args.format), "Sweep");
     match &args.output {
         Some(path) => {

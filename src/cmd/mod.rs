@@ -6,6 +6,7 @@ pub mod html;
 pub mod merge;
 pub mod optimal;
 pub mod play;
+pub mod shell;
 pub mod solve;
 pub mod states;
 pub mod stats;

@@ -1,4 +1,4 @@
-//! `mmtree thesis`: every [4,6] table of the thesis (spec.md §5), recomputed.
+//! `mmtree thesis`: every [4,6] table of the thesis (sources: docs/references.md), recomputed.
 //!
 //! The published figures (data/*.csv) are shown beside the computed ones in a `thesis`
 //! column so a reader sees the agreement; they are never used to compute anything.
@@ -7,6 +7,8 @@ use std::io::Write;
 
 use anyhow::Result;
 use rayon::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 
 use mmtree_core::{
     first_guess_classes, Alphabet, CodeIndex, CodeSpace, Game, GameSpec, MemoryLimit, Stats, MAX_FEEDBACKS,
@@ -20,21 +22,42 @@ use crate::config;
 const PUBLISHED_RESULTS: &str = include_str!("../../data/thesis_4_6.csv");
 const PUBLISHED_VALUATIONS: &str = include_str!("../../data/thesis_first_guess_valuations.csv");
 
-/// Data rows of a published CSV, split into fields.
-fn published(csv: &str) -> Vec<Vec<&str>> {
-    csv.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .skip(1)
-        .map(|l| l.split(',').collect())
-        .collect()
+/// A row of `data/thesis_4_6.csv`: the thesis's figures for one rule and first guess.
+#[derive(Deserialize)]
+struct PublishedResult {
+    valuation: String,
+    pool: String,
+    first_guess: String,
+    max: String,
+    avg: String,
+}
+
+/// A row of `data/thesis_first_guess_valuations.csv`: one first guess valued on H(4,6).
+#[derive(Deserialize)]
+struct PublishedValuation {
+    guess: String,
+    largest_part: String,
+    entropy: String,
+    parts: String,
+}
+
+/// The records of a published CSV (`#` lines are comments). The files are compiled in and
+/// checked by the tests, so a record that does not read is a bug.
+fn published<T: DeserializeOwned>(csv: &str) -> Vec<T> {
+    csv::ReaderBuilder::new()
+        .comment(Some(b'#'))
+        .from_reader(csv.as_bytes())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .expect("BUG: a published data file does not read")
 }
 
 /// "max / avg" as the thesis prints it for (valuation, pool, first guess), or "-".
 fn published_result(valuation: Valuation, pool: Pool, first: &str) -> String {
-    published(PUBLISHED_RESULTS)
+    published::<PublishedResult>(PUBLISHED_RESULTS)
         .into_iter()
-        .find(|r| r.len() >= 8 && r[2] == valuation.name() && r[3] == pool.name() && r[5] == first)
-        .map_or_else(|| "-".to_string(), |r| format!("{} / {}", r[6], r[7]))
+        .find(|r| r.valuation == valuation.name() && r.pool == pool.name() && r.first_guess == first)
+        .map_or_else(|| "-".to_string(), |r| format!("{} / {}", r.max, r.avg))
 }
 
 struct Run {
@@ -74,7 +97,7 @@ pub fn tables() -> Result<Vec<Table>> {
         "Valuation of the first guesses on H(4,6)",
         &["guess", "largest_part", "expected_size", "entropy", "parts", "thesis"],
     );
-    let pub_vals = published(PUBLISHED_VALUATIONS);
+    let pub_vals: Vec<PublishedValuation> = published(PUBLISHED_VALUATIONS);
     for &g in &classes {
         let mut counts = [0u32; MAX_FEEDBACKS];
         space.count_parts(g, &all, &mut counts);
@@ -82,8 +105,8 @@ pub fn tables() -> Result<Vec<Table>> {
         let name = abc.format(&space.code(g));
         let thesis = pub_vals
             .iter()
-            .find(|r| r.first() == Some(&name.as_str()) && r.len() >= 4)
-            .map_or_else(|| "-".to_string(), |r| format!("{} / {} / {}", r[1], r[2], r[3]));
+            .find(|r| r.guess == name)
+            .map_or_else(|| "-".to_string(), |r| format!("{} / {} / {}", r.largest_part, r.entropy, r.parts));
         t1.push(vec![
             name.into(),
             Cell::Int(Valuation::Minimax.value(&counts, total) as i128),
@@ -163,4 +186,16 @@ pub fn run(args: &ThesisArgs, out: &mut dyn Write) -> Result<()> {
     let tables = tables()?;
     write!(out, "{}", render_tables(&tables, config::format(args.format)))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn published_files_read() {
+        assert_eq!(published::<PublishedResult>(PUBLISHED_RESULTS).len(), 21);
+        assert_eq!(published::<PublishedValuation>(PUBLISHED_VALUATIONS).len(), 5);
+        assert_eq!(published_result(Valuation::Minimax, Pool::All, "1122"), "5 / 4.476");
+    }
 }

@@ -1,6 +1,6 @@
 //! Scoring: the literal definition, and the packed kernel derived from it.
 //!
-//! [`score_reference`] follows spec.md's formula word for word and is the source of truth;
+//! [`score_reference`] follows the definition in docs/definitions.md word for word and is the source of truth;
 //! [`PackedCode`] and the feedback table are checked against it on every pair of small games.
 
 use crate::code::Code;

@@ -1,4 +1,4 @@
-//! Scoring properties of spec.md §1, and the fast paths checked against the literal definition.
+//! Scoring properties of docs/definitions.md (feedback), and the fast paths checked against the literal definition.
 
 use std::collections::BTreeSet;
 

@@ -1,4 +1,4 @@
-//! The guess rule: a valuation plus the switches of spec.md §3.
+//! The guess rule: a valuation plus the switches of the thesis's tie rule (docs/definitions.md).
 
 use serde::{Deserialize, Serialize};
 
@@ -62,7 +62,7 @@ pub enum Method {
     /// The smallest candidate (largest with [`Ties::Largest`]): Shapiro's simple strategy.
     FirstCandidate,
     /// The human-friendly Bulls-and-Cows strategy: the least frequent symbols of the
-    /// candidates (spec.md §6; exact rules: [`human_guess`](crate::human_guess)).
+    /// candidates (docs/definitions.md; exact rules: [`human_guess`](crate::human_guess)).
     Human,
 }
 

@@ -1,5 +1,5 @@
 //! The two strategies that need no partition tables: Shapiro's *first candidate* and the
-//! *human-friendly* Bulls-and-Cows strategy (spec.md §6), plus the hook that sends
+//! *human-friendly* Bulls-and-Cows strategy (docs/definitions.md), plus the hook that sends
 //! [`Solver::choose`](crate::Solver::choose) to them and to the look-ahead.
 
 use mmtree_core::{CodeIndex, CodeSpace, Counts, MAX_FEEDBACKS};
@@ -39,7 +39,7 @@ pub fn first_candidate(ties: Ties, candidates: &[CodeIndex]) -> CodeIndex {
     *pick.expect("BUG: first_candidate on an empty candidate set")
 }
 
-/// The human-friendly strategy of the Bulls-and-Cows paper (seed 004, spec.md §6), with every
+/// The human-friendly strategy of the Bulls-and-Cows paper (docs/references.md), with every
 /// detail the paper leaves open fixed as follows:
 ///
 /// 1. **Frequencies.** For each symbol, count its occurrences over all positions of all

@@ -1,4 +1,4 @@
-//! The four one-step valuations of spec.md §3, compared exactly.
+//! The four one-step valuations (docs/definitions.md), compared exactly.
 
 use std::cmp::Ordering;
 

@@ -71,8 +71,9 @@ fn simple_strategies_terminate_and_replay_on_every_small_game() {
 
 #[test]
 fn human_reproduces_the_papers_example() {
-    // Seed 004: candidates {098, 198, ..., 798}: 0..7 occur once, 9 and 8 eight times,
-    // so the guess is built from the least frequent digits: 012.
+    // The Bulls-and-Cows paper's example (docs/references.md): candidates {098, 198, ..., 798}:
+    // 0..7 occur once, 9 and 8 eight times, so the guess is built from the least frequent
+    // digits: 012.
     let abc = Alphabet::new("0123456789").unwrap();
     let space = space(GameSpec::bulls_and_cows(3, 10));
     let cands: Vec<CodeIndex> = (0..8)
