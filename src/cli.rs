@@ -48,6 +48,10 @@ pub enum Command {
     Trace(TraceArgs),
     /// Draw a tree file as Graphviz DOT (optionally rendered to SVG or PNG).
     Dot(DotArgs),
+    /// Write a tree file as one self-contained interactive HTML page.
+    Html(HtmlArgs),
+    /// The graph of game states (candidate sets) under every guess, for small games.
+    States(StatesArgs),
     /// Write a tree file as nested JSON (schema in the README).
     Export(ExportArgs),
     /// Solve a grid of games under several rules: one row per (n, k, valuation, pool).
@@ -265,6 +269,28 @@ pub enum RenderArg {
     Png,
 }
 
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LabelsArg {
+    /// The candidate set (or its size) and the guess played.
+    Set,
+    /// The rounds that led to the state, ((11,(0,0)),(22,(2,0))).
+    Rounds,
+    /// Compact: candidates and guess on one line, edges show only the feedback.
+    Size,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RankDirArg {
+    #[value(name = "TB", alias = "tb")]
+    Tb,
+    #[value(name = "LR", alias = "lr")]
+    Lr,
+    #[value(name = "BT", alias = "bt")]
+    Bt,
+    #[value(name = "RL", alias = "rl")]
+    Rl,
+}
+
 #[derive(Args, Debug)]
 pub struct DotArgs {
     /// A tree file written by `solve -o`.
@@ -276,6 +302,15 @@ pub struct DotArgs {
     /// Write candidate sets of at most this many codes in full, else their size.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub max_set: usize,
+    /// What a state says: its candidate set, its rounds (as in the thesis), or its size.
+    #[arg(long, value_enum, default_value = "set")]
+    pub labels: LabelsArg,
+    /// Draw the winning guess of a one-candidate state as its own edge to a leaf.
+    #[arg(long)]
+    pub win_edges: bool,
+    /// Layout direction (LR: left to right, for wide trees).
+    #[arg(long, value_enum, value_name = "DIR")]
+    pub rankdir: Option<RankDirArg>,
     /// Run Graphviz `dot` to render the drawing (needs -o).
     #[arg(long, value_enum)]
     pub render: Option<RenderArg>,
@@ -285,6 +320,52 @@ pub struct DotArgs {
     /// Refuse games whose estimated memory exceeds this (e.g. 8G; default 3/4 of RAM).
     #[arg(long, value_name = "SIZE")]
     pub memory_limit: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct HtmlArgs {
+    /// A tree file written by `solve -o`.
+    #[arg(value_name = "FILE")]
+    pub file: std::path::PathBuf,
+    /// The HTML file to write (default: FILE with the extension .html).
+    #[arg(short = 'o', long = "output", value_name = "FILE.html")]
+    pub output: Option<std::path::PathBuf>,
+    /// List the candidates of states with at most this many.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub max_set: usize,
+    /// Refuse games whose estimated memory exceeds this (e.g. 8G; default 3/4 of RAM).
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatesFormatArg {
+    Dot,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct StatesArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Keep the empty successors (of feedbacks the game can produce).
+    #[arg(long)]
+    pub include_empty: bool,
+    /// One node per distinct candidate set: a multigraph with self-loops.
+    #[arg(long)]
+    pub merge_equal: bool,
+    /// Expand states down to this depth only (the start is 0).
+    #[arg(long, value_name = "D")]
+    pub max_depth: Option<u32>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "dot")]
+    pub format: StatesFormatArg,
+    /// Layout direction of the DOT drawing.
+    #[arg(long, value_enum, value_name = "DIR")]
+    pub rankdir: Option<RankDirArg>,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -356,9 +437,20 @@ pub struct SweepArgs {
     /// Compute only the i-th of N disjoint slices of the grid (1 <= i <= N).
     #[arg(long, value_name = "i/N")]
     pub shard: Option<String>,
-    /// Draw average guesses against k (one line per valuation, one panel per n) as SVG.
+    /// Draw the results as SVG (what is drawn: --plot-kind).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<std::path::PathBuf>,
+    /// excess: each rule's average minus the best of its game; average: averages against k;
+    /// winners: a grid over (n, k) coloured by the rule with the least total.
+    #[arg(long, value_enum, default_value = "excess")]
+    pub plot_kind: PlotKindArg,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PlotKindArg {
+    Excess,
+    Average,
+    Winners,
 }
 
 #[derive(Args, Debug)]
@@ -414,6 +506,9 @@ pub struct AdviseArgs {
     /// List the candidates when at most this many are left.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub show: usize,
+    /// List the codes of each part of each guess's partition.
+    #[arg(long)]
+    pub codes: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "md")]
     pub format: FormatArg,

@@ -65,6 +65,8 @@ fn main() -> ExitCode {
         Command::Verify(args) => cmd::verify::run(args, &mut out),
         Command::Trace(args) => cmd::trace::run(args, &mut out),
         Command::Dot(args) => cmd::dot::run(args, &mut out),
+        Command::Html(args) => cmd::html::run(args, &mut out),
+        Command::States(args) => cmd::states::run(args, &mut out),
         Command::Export(args) => cmd::export::run(args, &mut out),
         Command::Sweep(args) => cmd::sweep::run(args, cli.quiet, &mut out),
         Command::FirstGuesses(args) => cmd::first_guesses::run(args, cli.quiet, &mut out),

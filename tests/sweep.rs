@@ -259,8 +259,8 @@ fn plots_are_svg_with_one_line_per_series() {
     for name in ["minimax", "expected-size", "entropy", "most-parts", "n = 2", "n = 3"] {
         assert!(texts.iter().any(|t| t == name), "{name} in the legend or captions");
     }
-    // Series are drawn 2 px wide: 2 panels x 4 valuations, each a line and a legend mark.
-    assert_eq!(svg.split("<polyline").skip(1).filter(|p| p.contains("stroke-width=\"2\"")).count(), 2 * 4 * 2);
+    // Series are drawn 2 px wide: 2 panels x 4 valuations, plus one legend mark each.
+    assert_eq!(svg.split("<polyline").skip(1).filter(|p| p.contains("stroke-width=\"2\"")).count(), 2 * 4 + 4);
 
     let file = dir.join("first.svg");
     ok(&[
@@ -307,7 +307,10 @@ fn first_guesses_reproduce_the_thesis_tables() {
         let mine: Vec<&Value> = results.iter().filter(|r| r["valuation"] == valuation).collect();
         assert_eq!(mine.len(), 5);
         for (row, (max, avg)) in mine.iter().zip(figures) {
-            assert_eq!((row["max"].as_u64().unwrap(), row["average"].as_f64().unwrap()), (max, avg), "{row}");
+            // JSON keeps full precision: the average is total / 1296; published to 3 places.
+            let average = row["average"].as_f64().unwrap();
+            assert_eq!(average, row["total"].as_u64().unwrap() as f64 / 1296.0, "{row}");
+            assert_eq!((row["max"].as_u64().unwrap(), (average * 1000.0).round() / 1000.0), (max, avg), "{row}");
             assert_eq!(row["picked_by_itself"], row["first_guess"] == own, "{row}");
         }
     }

@@ -211,7 +211,7 @@ fn two_two_minimax_drawing_is_the_thesis_figure() {
 #[test]
 fn depth_cut_summarises_subtrees() {
     let (space, file) = knuth();
-    let options = DotOptions { max_depth: Some(1), max_set: 8 };
+    let options = DotOptions { max_depth: Some(1), ..DotOptions::default() };
     let graph = strategy_graph(&file.tree, &space, &Alphabet::default(), options);
     let mut secrets = 0;
     for node in graph.node_weights() {

@@ -66,6 +66,9 @@ pub fn partition_text(space: &CodeSpace, parts: &[(FeedbackIndex, u32)]) -> Stri
 struct JsonPart {
     feedback: String,
     size: u32,
+    /// The codes of the part, with `--codes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    codes: Option<Vec<String>>,
 }
 
 #[derive(Serialize)]
@@ -127,7 +130,7 @@ pub fn run(args: &AdviseArgs, out: &mut dyn Write) -> Result<()> {
     };
     let mut advice = Vec::new();
     for v in which {
-        advice.push(advise_one(v, pool, args.top, &space, &cands, abc));
+        advice.push(advise_one(v, pool, args.top, &space, &cands, abc, args.codes));
     }
     let report = JsonReport {
         game: game.game.to_string(),
@@ -159,7 +162,10 @@ pub fn run(args: &AdviseArgs, out: &mut dyn Write) -> Result<()> {
                     Cell::Int(g.parts as i128),
                     g.partition
                         .iter()
-                        .map(|p| format!("{}:{}", p.feedback, p.size))
+                        .map(|p| match &p.codes {
+                            Some(codes) => format!("{}:{} {{{}}}", p.feedback, p.size, codes.join(" ")),
+                            None => format!("{}:{}", p.feedback, p.size),
+                        })
                         .collect::<Vec<_>>()
                         .join(" ")
                         .into(),
@@ -185,6 +191,7 @@ fn advise_one(
     space: &CodeSpace,
     cands: &[CodeIndex],
     abc: &Alphabet,
+    with_codes: bool,
 ) -> JsonAdvice {
     let partition = |g: CodeIndex| -> Vec<(FeedbackIndex, u32)> {
         let mut counts: Counts = [0; MAX_FEEDBACKS];
@@ -200,7 +207,21 @@ fn advise_one(
         candidate: cands.binary_search(&g).is_ok(),
         value,
         parts: parts.len(),
-        partition: parts.iter().map(|&(f, size)| JsonPart { feedback: space.scheme().format(f), size }).collect(),
+        partition: {
+            // The codes of each part, in feedback order like `parts`.
+            let split = if with_codes { space.split(g, cands) } else { Vec::new() };
+            parts
+                .iter()
+                .map(|&(f, size)| JsonPart {
+                    feedback: space.scheme().format(f),
+                    size,
+                    codes: with_codes.then(|| {
+                        let part = split.iter().find(|(pf, _)| *pf == f).map(|(_, p)| p.as_slice()).unwrap_or(&[]);
+                        part.iter().map(|&c| abc.format(&space.code(c))).collect()
+                    }),
+                })
+                .collect()
+        },
     };
     let valuation = match which {
         AdviseValuationArg::Minimax => Valuation::Minimax,

@@ -5,9 +5,9 @@ use std::process::{Command, Stdio};
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use mmtree_io::{refuse_same_file, strategy_graph, to_dot, DotOptions};
+use mmtree_io::{refuse_same_file, strategy_graph, to_dot_with, DotLabels, DotOptions, RankDir};
 
-use crate::cli::{DotArgs, RenderArg};
+use crate::cli::{DotArgs, LabelsArg, RankDirArg, RenderArg};
 
 pub fn run(args: &DotArgs, out: &mut dyn Write) -> Result<()> {
     if args.render.is_some() && args.output.is_none() {
@@ -16,9 +16,19 @@ pub fn run(args: &DotArgs, out: &mut dyn Write) -> Result<()> {
     let output = super::files::check_output(args.output.as_deref(), "-o")?;
     refuse_same_file(&[(&args.file, "the input")], &output.iter().collect::<Vec<_>>())?;
     let loaded = super::tree_file::load(&args.file, args.memory_limit.as_deref())?;
-    let options = DotOptions { max_depth: args.max_depth, max_set: args.max_set };
+    let options = DotOptions {
+        max_depth: args.max_depth,
+        max_set: args.max_set,
+        labels: match args.labels {
+            LabelsArg::Set => DotLabels::Set,
+            LabelsArg::Rounds => DotLabels::Rounds,
+            LabelsArg::Size => DotLabels::Size,
+        },
+        win_edges: args.win_edges,
+        rankdir: args.rankdir.map(rankdir),
+    };
     let graph = strategy_graph(&loaded.file.tree, &loaded.space, &loaded.alphabet, options);
-    let text = to_dot(&graph);
+    let text = to_dot_with(&graph, &options);
     let bytes = match args.render {
         Some(kind) => render(&text, kind)?,
         None => text.into_bytes(),
@@ -28,6 +38,15 @@ pub fn run(args: &DotArgs, out: &mut dyn Write) -> Result<()> {
         None => out.write_all(&bytes)?,
     }
     Ok(())
+}
+
+pub fn rankdir(arg: RankDirArg) -> RankDir {
+    match arg {
+        RankDirArg::Tb => RankDir::TopBottom,
+        RankDirArg::Lr => RankDir::LeftRight,
+        RankDirArg::Bt => RankDir::BottomTop,
+        RankDirArg::Rl => RankDir::RightLeft,
+    }
 }
 
 /// Runs Graphviz `dot -Tsvg|-Tpng` on the DOT text.

@@ -73,8 +73,8 @@ pub fn run(args: &FirstGuessesArgs, quiet: bool, out: &mut dyn Write) -> Result<
         valued.push(vec![
             name.as_str().into(),
             Cell::Int(Valuation::Minimax.value(&counts, total) as i128),
-            Cell::Float(Valuation::ExpectedSize.value(&counts, total), 2),
-            Cell::Float(Valuation::Entropy.value(&counts, total), 2),
+            Cell::Real(Valuation::ExpectedSize.value(&counts, total), 2),
+            Cell::Real(Valuation::Entropy.value(&counts, total), 2),
             Cell::Int(Valuation::MostParts.value(&counts, total) as i128),
         ]);
     }
@@ -128,7 +128,7 @@ pub fn run(args: &FirstGuessesArgs, quiet: bool, out: &mut dyn Write) -> Result<
                 names[i].as_str().into(),
                 s.max.into(),
                 s.total.into(),
-                Cell::Float(s.average(), 3),
+                Cell::Real(s.average(), 3),
                 Cell::List(s.histogram.clone()),
                 (i == line.own).into(),
             ]);
@@ -166,7 +166,7 @@ pub fn run(args: &FirstGuessesArgs, quiet: bool, out: &mut dyn Write) -> Result<
             names[line.own].as_str().into(),
             own.max.into(),
             own.total.into(),
-            Cell::Float(own.average(), 3),
+            Cell::Real(own.average(), 3),
             best.join(" ").into(),
             best_total.into(),
             (own.total <= best_total).into(),

@@ -18,14 +18,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use mmtree_core::{FeedbackKind, MemoryLimit, Variant, MAX_COLOURS, MAX_PEGS};
-use mmtree_io::plot::{lines_svg, LinePanel, Series};
+use mmtree_io::plot::{sweep_svg, SweepPlot, SweepPoint};
 use mmtree_io::write_atomic;
 use mmtree_strategy::{Pool, Ties, Valuation};
 use mmtree_sweep::{
     render, Duplicates, Grid, Resume, Row, RowKey, RowSet, RowWriter, Shard, Stream, Sweep, SweepError, SweepFile,
 };
 
-use crate::cli::{FormatArg, PoolArg, SweepArgs, TiesArg, ValuationsArg};
+use crate::cli::{FormatArg, PlotKindArg, PoolArg, SweepArgs, TiesArg, ValuationsArg};
 use crate::config;
 use crate::progress;
 use crate::UsageError;
@@ -273,34 +273,38 @@ pub fn run(args: &SweepArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         _ => {}
     }
     if let Some(plot_output) = &plot_output {
-        plot_output.write(plot(&rows)?.as_bytes(), out)?;
+        let kind = match args.plot_kind {
+            PlotKindArg::Excess => SweepPlot::Excess,
+            PlotKindArg::Average => SweepPlot::Average,
+            PlotKindArg::Winners => SweepPlot::Winners,
+        };
+        plot_output.write(plot(&rows, kind)?.as_bytes(), out)?;
     }
     Ok(())
 }
 
-/// Average guesses against k: one panel per n, one line per valuation (and pool).
-pub fn plot(rows: &[Row]) -> Result<String> {
-    let solved: Vec<(&RowKey, f64)> = rows.iter().filter_map(|r| r.figures().map(|f| (&r.key, f.average()))).collect();
-    let several_pools = solved.iter().any(|(k, _)| k.pool != solved[0].0.pool);
-    let mut ns: Vec<u8> = solved.iter().map(|(k, _)| k.n).collect();
-    ns.dedup();
-    let mut panels = Vec::new();
-    for n in ns {
-        let mut series: Vec<Series> = Vec::new();
-        for (key, average) in solved.iter().filter(|(k, _)| k.n == n) {
+/// The solved rows as plot points (the drawing is `mmtree_io::plot::sweep_svg`): one rule per
+/// valuation, and pool when several pools were swept. Sweep rows come from the one-step rules,
+/// never from an optimal search, so none is an optimum.
+pub fn plot(rows: &[Row], kind: SweepPlot) -> Result<String> {
+    let solved: Vec<(&RowKey, u64, f64)> =
+        rows.iter().filter_map(|r| r.figures().map(|f| (&r.key, f.total, f.average()))).collect();
+    let several_pools = solved.iter().any(|(k, _, _)| k.pool != solved[0].0.pool);
+    let points: Vec<SweepPoint> = solved
+        .iter()
+        .map(|&(key, total, average)| {
             let valuation = key.valuation.name();
-            let name = if several_pools { format!("{valuation} ({})", key.pool.name()) } else { valuation.to_string() };
-            match series.iter_mut().find(|s| s.name == name) {
-                Some(s) => s.points.push((key.k.into(), *average)),
-                None => series.push(Series { name, points: vec![(key.k.into(), *average)] }),
+            SweepPoint {
+                n: key.n,
+                k: key.k,
+                rule: if several_pools { format!("{valuation} ({})", key.pool.name()) } else { valuation.to_string() },
+                average,
+                total,
+                optimal: false,
             }
-        }
-        for s in &mut series {
-            s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
-        panels.push(LinePanel { title: format!("n = {n}"), series });
-    }
-    Ok(lines_svg(&panels, "colours k", "average guesses")?)
+        })
+        .collect();
+    Ok(sweep_svg(&points, kind)?)
 }
 
 #[cfg(test)]

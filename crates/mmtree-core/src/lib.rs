@@ -33,6 +33,7 @@ mod memory;
 mod printable;
 mod score;
 mod space;
+mod states;
 mod symmetry;
 #[cfg(feature = "test-util")]
 pub mod test_util;
@@ -48,5 +49,9 @@ pub use memory::{format_bytes, MemoryLimit, BYTES_PER_CODE};
 pub use printable::{printable, printable_char};
 pub use score::{score_reference, PackedCode};
 pub use space::{CodeSpace, Counts};
+pub use states::{
+    state_graph, StateEdge, StateGraph, StateNode, StateOptions, StatesError, MAX_STATE_CODES, MAX_STATE_EDGES,
+    MAX_STATE_NODES,
+};
 pub use symmetry::{canonical_codes, first_guess_classes, Symmetry};
 pub use tree::{Edge, Node, NodeId, Stats, StrategyTree, Subtree, TreeShapeError};

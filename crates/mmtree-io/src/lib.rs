@@ -1,7 +1,8 @@
 //! Getting results in and out of mmtree: tables (Markdown, CSV, JSON, LaTeX), output paths
 //! checked before the work and written safely ([`OutputPath`]), bounded reading of input files
 //! ([`Input`], [`read_text`]), `.mmt` tree files ([`TreeFile`]), Graphviz drawings
-//! ([`strategy_graph`], [`to_dot`]), nested JSON ([`tree_json`]) and SVG plots ([`plot`]).
+//! ([`strategy_graph`], [`to_dot`], [`state_graph_dot`]), nested JSON ([`tree_json`]), an
+//! interactive HTML explorer ([`explorer_html`]) and SVG plots ([`plot`]).
 //!
 //! This crate knows the tree type of `mmtree-core` but not how trees are built: the rule is
 //! stored as plain data ([`RuleInfo`]).
@@ -16,14 +17,16 @@
 
 mod dot;
 mod export;
+mod html;
 mod input;
 mod output;
 pub mod plot;
 mod table;
 mod tree_file;
 
-pub use dot::{strategy_graph, to_dot, DotEdge, DotNode, DotOptions};
+pub use dot::{state_graph_dot, strategy_graph, to_dot, to_dot_with, DotEdge, DotLabels, DotNode, DotOptions, RankDir};
 pub use export::{tree_json, ExportError, MAX_JSON_DEPTH};
+pub use html::{explorer_html, HtmlOptions};
 pub use input::{read_bytes, read_line, read_text, Input, InputError};
 pub use output::{refuse_same_file, write_atomic, OutputError, OutputPath};
 pub use table::{render_tables, Cell, Format, Table};

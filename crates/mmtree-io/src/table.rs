@@ -24,6 +24,9 @@ pub enum Cell {
     Int(i128),
     /// A float shown with the given number of decimals.
     Float(f64, usize),
+    /// A measured value: the given number of decimals in Markdown and LaTeX, full precision
+    /// in JSON and CSV (for machines, which round themselves).
+    Real(f64, usize),
     /// A list of integers (histograms).
     List(Vec<u64>),
     /// A yes/no flag.
@@ -35,7 +38,7 @@ impl Cell {
         match self {
             Cell::Text(s) => s.clone(),
             Cell::Int(i) => i.to_string(),
-            Cell::Float(x, d) => format!("{x:.d$}"),
+            Cell::Float(x, d) | Cell::Real(x, d) => format!("{x:.d$}"),
             Cell::List(v) => v.iter().map(u64::to_string).collect::<Vec<_>>().join(" "),
             Cell::Bool(b) => (if *b { "yes" } else { "no" }).to_string(),
         }
@@ -47,8 +50,19 @@ impl Cell {
             Cell::Int(i) => serde_json::json!(i),
             // Round as printed: the JSON consumer sees the same figure as the table.
             Cell::Float(x, d) => serde_json::json!(format!("{x:.d$}").parse::<f64>().unwrap_or(*x)),
+            Cell::Real(x, _) => serde_json::json!(x),
             Cell::List(v) => serde_json::json!(v),
             Cell::Bool(b) => Value::Bool(*b),
+        }
+    }
+}
+
+impl Cell {
+    /// The text of a CSV field: as displayed, except full precision for [`Cell::Real`].
+    fn csv_text(&self) -> String {
+        match self {
+            Cell::Real(x, _) => x.to_string(),
+            other => other.text(),
         }
     }
 }
@@ -87,6 +101,10 @@ impl From<bool> for Cell {
 /// t.push(vec!["minimax".into(), Cell::Int(5801)]);
 /// assert!(t.render(Format::Markdown).contains("| minimax | 5801 |"));
 /// assert_eq!(t.render(Format::Csv), "valuation,total\nminimax,5801\n");
+/// let mut avg = Table::new("Average", &["average"]);
+/// avg.push(vec![Cell::Real(5801.0 / 1296.0, 3)]);
+/// assert!(avg.render(Format::Markdown).contains("| 4.476 |"));
+/// assert!(avg.render(Format::Json).contains("4.476080246913"));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
@@ -136,7 +154,7 @@ impl Table {
 
     /// One CSV line of a row (no header), for streaming writers.
     pub fn csv_line(cells: &[Cell]) -> String {
-        cells.iter().map(|c| csv_field(&c.text())).collect::<Vec<_>>().join(",") + "\n"
+        cells.iter().map(|c| csv_field(&c.csv_text())).collect::<Vec<_>>().join(",") + "\n"
     }
 
     fn markdown(&self) -> String {
