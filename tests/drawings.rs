@@ -383,7 +383,7 @@ fn bad_input_is_one_line_and_exit_two() {
     assert!(!page.exists(), "nothing written for a corrupt file");
     refused(&["html", p(&path), "-o", p(&dir.join("no-such-dir").join("t.html"))], "does not exist");
     let html = dir.join("m22.html");
-    refused(&["html", p(&html), "-o", p(&html)], "names the same file as the tree file");
+    refused(&["html", p(&path), "-o", p(&path)], "names the same file as the tree file");
     // Without -o the page goes beside the tree file.
     stdout(&mmtree(&["html", p(&path)]));
     assert!(std::fs::read_to_string(&html).unwrap().starts_with("<!DOCTYPE html>"));
