@@ -5,7 +5,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::hint::black_box;
 
 use mmtree::core::{
-    CodeBlocks, CodeIndex, CodeSpace, Game, GameSpec, Hopeless, MemoryLimit, Probe, ProbeSet, BLOCK, MAX_FEEDBACKS,
+    CodeBlocks, CodeIndex, CodeSpace, Cut, Game, GameSpec, MemoryLimit, Probe, ProbeSet, BLOCK, MAX_FEEDBACKS,
 };
 use mmtree::strategy::{GuessRule, Solver, Valuation};
 
@@ -81,9 +81,9 @@ fn blocks(c: &mut Criterion) {
     group.bench_function("all_guesses_vs_20_pairwise", |b| {
         b.iter(|| {
             let mut acc = 0u32;
-            all.for_each_partition(0..all.blocks(), &few, false, Hopeless::Never, |_, stats, _| {
+            all.for_each_partition(0..all.blocks(), &few, false, Cut::Never, |_, stats, _| {
                 acc += u32::from(stats.largest[0]);
-                Some(Hopeless::Never)
+                Some(Cut::Never)
             });
             black_box(acc)
         })

@@ -13,6 +13,7 @@
 
 use crate::code::Code;
 use crate::game::{FeedbackKind, Game, MAX_PEGS};
+use crate::scan::Cut;
 
 /// Codes per block: one AVX2 register of bytes.
 pub const BLOCK: usize = 32;
@@ -211,14 +212,14 @@ impl CodeBlocks {
     ///
     /// `hopeless` (then what `visit` returns, `None` to stop) lets a full block stop early
     /// once all its lanes are past it; its stats are then those of the probes counted so far,
-    /// which are past it too (see [`Hopeless`]).
+    /// which are past it too (see [`Cut`]).
     pub fn for_each_partition(
         &self,
         blocks: impl Iterator<Item = usize>,
         probes: &ProbeSet,
         want_ranks: bool,
-        hopeless: Hopeless,
-        visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Hopeless>,
+        hopeless: Cut,
+        visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Cut>,
     ) -> bool {
         assert_eq!(probes.totals, self.totals, "BUG: probes of another game");
         assert!(probes.len() <= MAX_PROBES, "BUG: {} probes, at most {MAX_PROBES}", probes.len());
@@ -235,7 +236,7 @@ impl CodeBlocks {
         mut blocks: impl Iterator<Item = usize>,
         probes: &ProbeSet,
         want_ranks: bool,
-        mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Hopeless>,
+        mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Cut>,
     ) -> bool {
         let m = probes.probes.len();
         let mut ranks = vec![[0u8; BLOCK]; m];
@@ -262,8 +263,8 @@ impl CodeBlocks {
         blocks: impl Iterator<Item = usize>,
         probes: &ProbeSet,
         want_ranks: bool,
-        mut hopeless: Hopeless,
-        mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Hopeless>,
+        mut hopeless: Cut,
+        mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Cut>,
     ) -> bool {
         use std::arch::x86_64::*;
         use std::mem::MaybeUninit;
@@ -328,23 +329,8 @@ impl CodeBlocks {
     }
 }
 
-/// Values no lane of interest can have, so [`CodeBlocks::for_each_partition`] may stop
-/// counting a block once every lane has one (each bound holds for the probes counted so far,
-/// hence for all of them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hopeless {
-    /// Count every probe.
-    Never,
-    /// A largest part of at least this.
-    Largest(u8),
-    /// At most this many parts, counting each probe not yet seen as a new part.
-    Parts(u8),
-    /// A sum of squared part sizes of at least this, counting each probe not yet seen as 1.
-    SumSquares(u32),
-}
-
 #[cfg(target_arch = "x86_64")]
-impl Hopeless {
+impl Cut {
     /// Whether every lane is past the bound, with `rest` of the `m` probes still to count;
     /// `largest` and `lo`/`hi` hold ranks (part size minus one; sums of ranks in 16 bits).
     #[inline]
@@ -362,20 +348,25 @@ impl Hopeless {
         use std::arch::x86_64::*;
         let at_least = |v: __m256i, t: __m256i| _mm256_cmpeq_epi8(_mm256_max_epu8(v, t), v);
         match self {
-            Hopeless::Never => false,
-            Hopeless::Largest(0) => true,
-            Hopeless::Largest(c) => _mm256_movemask_epi8(at_least(largest, _mm256_set1_epi8((c - 1) as i8))) == -1,
-            Hopeless::Parts(p) => {
-                if rest >= usize::from(p) {
+            Cut::Never | Cut::XLogX(_) => false,
+            Cut::Largest(0) => true,
+            Cut::Largest(c) => {
+                // Ranks are at most 127, so a cut beyond 128 is never reached.
+                let Ok(t) = u8::try_from(c - 1) else { return false };
+                _mm256_movemask_epi8(at_least(largest, _mm256_set1_epi8(t as i8))) == -1
+            }
+            Cut::Parts(p) => {
+                if rest as u64 >= u64::from(p) {
                     return false;
                 }
+                let p = p.min(u32::from(u8::MAX)) as u8;
                 let most = _mm256_adds_epu8(parts, _mm256_set1_epi8(rest as i8));
                 let at_most = _mm256_cmpeq_epi8(_mm256_min_epu8(most, _mm256_set1_epi8(p as i8)), most);
                 _mm256_movemask_epi8(at_most) == -1
             }
-            Hopeless::SumSquares(cut) => {
+            Cut::SumSquares(cut) => {
                 // Each of the m probes adds 2 rank + 1, so the sum is at least m + 2 sum(rank).
-                let Ok(t) = u16::try_from(cut.saturating_sub(m as u32).div_ceil(2)) else { return false };
+                let Ok(t) = u16::try_from(cut.saturating_sub(m as u64).div_ceil(2)) else { return false };
                 let t = _mm256_set1_epi16(t as i16);
                 let at_least16 = |v: __m256i| _mm256_cmpeq_epi16(_mm256_max_epu16(v, t), v);
                 _mm256_movemask_epi8(_mm256_and_si256(at_least16(lo), at_least16(hi))) == -1
@@ -648,20 +639,14 @@ mod tests {
                 let m = secrets.len();
                 let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
                 let mut fast = Vec::new();
-                blocks.for_each_partition(
-                    (0..blocks.blocks()).rev(),
-                    &probes,
-                    true,
-                    Hopeless::Never,
-                    |b, stats, ranks| {
-                        fast.push((b, stats.clone(), ranks.to_vec()));
-                        Some(Hopeless::Never)
-                    },
-                );
+                blocks.for_each_partition((0..blocks.blocks()).rev(), &probes, true, Cut::Never, |b, stats, ranks| {
+                    fast.push((b, stats.clone(), ranks.to_vec()));
+                    Some(Cut::Never)
+                });
                 let mut scalar = Vec::new();
                 blocks.for_each_partition_scalar((0..blocks.blocks()).rev(), &probes, true, |b, stats, ranks| {
                     scalar.push((b, stats.clone(), ranks.to_vec()));
-                    Some(Hopeless::Never)
+                    Some(Cut::Never)
                 });
                 assert_eq!(fast, scalar);
                 for (b, stats, ranks) in &fast {
@@ -739,18 +724,18 @@ mod tests {
             let secrets: Vec<Code> = codes.iter().rev().step_by(3).take(40).copied().collect();
             let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
             let mut exact = Vec::new();
-            blocks.for_each_partition(0..blocks.blocks(), &probes, false, Hopeless::Never, |_, stats, _| {
+            blocks.for_each_partition(0..blocks.blocks(), &probes, false, Cut::Never, |_, stats, _| {
                 exact.push(stats.clone());
-                Some(Hopeless::Never)
+                Some(Cut::Never)
             });
             let m = probes.len() as u32;
             for bound in [
-                Hopeless::Largest(2),
-                Hopeless::Largest(4),
-                Hopeless::Parts(5),
-                Hopeless::Parts(20),
-                Hopeless::SumSquares(m + 10),
-                Hopeless::SumSquares(3 * m),
+                Cut::Largest(2),
+                Cut::Largest(4),
+                Cut::Parts(5),
+                Cut::Parts(20),
+                Cut::SumSquares(u64::from(m) + 10),
+                Cut::SumSquares(3 * u64::from(m)),
             ] {
                 let mut cut = Vec::new();
                 blocks.for_each_partition(0..blocks.blocks(), &probes, false, bound, |_, stats, _| {
@@ -760,10 +745,12 @@ mod tests {
                 for (got, want) in cut.iter().zip(&exact) {
                     for lane in 0..BLOCK {
                         let past = match bound {
-                            Hopeless::Never => false,
-                            Hopeless::Largest(c) => got.largest[lane] >= c && want.largest[lane] >= c,
-                            Hopeless::Parts(p) => got.parts[lane] <= p && want.parts[lane] <= p,
-                            Hopeless::SumSquares(c) => got.sum_squares[lane] >= c && want.sum_squares[lane] >= c,
+                            Cut::Never | Cut::XLogX(_) => false,
+                            Cut::Largest(c) => u32::from(got.largest[lane]) >= c && u32::from(want.largest[lane]) >= c,
+                            Cut::Parts(p) => u32::from(got.parts[lane]) <= p && u32::from(want.parts[lane]) <= p,
+                            Cut::SumSquares(c) => {
+                                u64::from(got.sum_squares[lane]) >= c && u64::from(want.sum_squares[lane]) >= c
+                            }
                         };
                         let same = got.largest[lane] == want.largest[lane]
                             && got.parts[lane] == want.parts[lane]

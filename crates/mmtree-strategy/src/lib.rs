@@ -27,9 +27,7 @@ mod advice;
 mod builder;
 mod lookahead;
 mod optimal;
-mod perm;
 mod rule;
-mod scan;
 mod simple;
 mod valuation;
 

@@ -167,17 +167,10 @@ impl Symmetry {
         Symmetry { n: self.n, k: self.k, used, elements, root: false }
     }
 
-    /// Whether the group is the identity alone and every colour has been played, so no guess
-    /// has another member in its class (beyond colours absent from the candidates).
-    pub fn is_trivial(&self) -> bool {
-        !self.root && self.elements.len() == 1 && self.used == all_colours(self.k)
-    }
-
-    /// Whether no position is permuted and no played colour moved: only free (never played)
-    /// and absent colours are interchangeable, so [`canonical_codes`] lists exactly the
-    /// representatives.
-    pub fn moves_only_free_colours(&self) -> bool {
-        !self.root && self.elements.len() == 1
+    /// Whether every guess is alone in its class: no position permutation but the identity,
+    /// and no two colours interchangeable among the free ones nor among those of `absent`.
+    pub fn moves_nothing(&self, absent: u64) -> bool {
+        !self.root && self.elements.len() == 1 && self.free_colours(absent).iter().all(|c| c.count_ones() <= 1)
     }
 
     /// The colours that are interchangeable in any guess, as two classes: those in `absent`

@@ -81,7 +81,7 @@ fn relabel_free(codes: &[Code], free: u64, k: u8, visit: &mut impl FnMut(&[Code]
     }
     let order: Vec<u8> = ranked.into_iter().map(|r| r.1).collect();
     let targets: Vec<u8> = (0..k).filter(|&c| free & (1 << c) != 0).collect();
-    permute_runs(&mut order.clone(), &runs, 0, &mut |order| {
+    permute_runs(&order, &runs, 0, &mut |order| {
         let mut map: [u8; MAX_COLOURS as usize] = std::array::from_fn(|c| c as u8);
         for (&from, &to) in order.iter().zip(&targets) {
             map[from as usize] = to;
@@ -92,16 +92,16 @@ fn relabel_free(codes: &[Code], free: u64, k: u8, visit: &mut impl FnMut(&[Code]
 }
 
 /// Every arrangement of `order` that permutes the colours within each run.
-fn permute_runs(order: &mut Vec<u8>, runs: &[(usize, usize)], run: usize, visit: &mut impl FnMut(&[u8])) {
+fn permute_runs(order: &[u8], runs: &[(usize, usize)], run: usize, visit: &mut impl FnMut(&[u8])) {
     let Some(&(start, end)) = runs.get(run) else {
         visit(order);
         return;
     };
     let mut within: Vec<u8> = order[start..end].to_vec();
     super::permutations(&mut within, 0, &mut |perm| {
-        let mut arranged = order.clone();
+        let mut arranged = order.to_vec();
         arranged[start..end].copy_from_slice(perm);
-        permute_runs(&mut arranged, runs, run + 1, visit);
+        permute_runs(&arranged, runs, run + 1, visit);
     });
 }
 

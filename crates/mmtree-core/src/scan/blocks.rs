@@ -1,0 +1,172 @@
+//! 32 guesses at a time, with the [`CodeBlocks`] kernels: pairwise partitions for a few
+//! candidates (each lane's partition read off equal feedbacks, no histogram), and 32
+//! histograms at once for many.
+
+use std::ops::Range;
+
+use super::partition::{xlogx_floor, Partition, Shape};
+use super::{Cut, Fold, Guesses, Scan};
+use crate::feedback::MAX_FEEDBACKS;
+use crate::lanes::{CodeBlocks, LaneStats, ProbeSet, BLOCK};
+use crate::space::Counts;
+
+/// The lanes of a block in the scan's order, with their positions: lanes of a pool's block
+/// `b` in increasing order, or decreasing when the pool is scanned from its end.
+fn lanes(scan: &Scan, b: usize, valid: usize) -> impl Iterator<Item = (usize, usize)> + use<> {
+    let (reversed, len) = match scan.guesses {
+        Guesses::Pool(pool, reversed) => (reversed, pool.len()),
+        Guesses::List(_) => (false, 0),
+    };
+    (0..valid).map(move |i| {
+        if reversed {
+            let lane = valid - 1 - i;
+            (lane, len - 1 - (b * BLOCK + lane))
+        } else {
+            (i, b * BLOCK + i)
+        }
+    })
+}
+
+/// The pool's block at visit unit `unit` (blocks are visited from the last when reversed).
+fn block_of<'a>(scan: &Scan<'a>, unit: usize) -> (&'a CodeBlocks, usize) {
+    match scan.guesses {
+        Guesses::Pool(pool, reversed) => {
+            let count = pool.blocks.blocks();
+            (&pool.blocks, if reversed { count - 1 - unit } else { unit })
+        }
+        Guesses::List(_) => unreachable!("BUG: a list has no blocks"),
+    }
+}
+
+/// Pairwise partitions of the pool's blocks at visit units `units` against the candidates
+/// (`probes`, at most [`crate::MAX_PROBES`]); `ranks` keeps each candidate's rank in its
+/// part, for sizes and `sum s log2 s` without counting again.
+pub(super) fn pairwise<F: Fold>(
+    scan: &Scan,
+    units: Range<usize>,
+    probes: &ProbeSet,
+    ranks: bool,
+    fold: &mut F,
+) -> bool {
+    let (space, candidates) = (scan.space, scan.candidates);
+    let m = candidates.len();
+    let (blocks, _) = block_of(scan, 0);
+    let order = units.map(|u| block_of(scan, u).1);
+    blocks.for_each_partition(order, probes, ranks, fold.cut(), |b, stats, lane_ranks| {
+        let valid = blocks.block_len(b);
+        // Lanes that may pass the cut, found with integer compares the compiler vectorises;
+        // each is checked again as the fold's cut tightens.
+        let mut open = passing(stats, fold.cut(), m);
+        if valid < BLOCK {
+            open &= (1u32 << valid) - 1;
+        }
+        for (lane, position) in lanes(scan, b, valid) {
+            if open & (1 << lane) == 0 || rejects(stats, lane, fold.cut(), m) {
+                continue;
+            }
+            let shape = Shape::Lane { stats, lane, ranks: lane_ranks };
+            let guess = match scan.guesses {
+                Guesses::Pool(pool, _) => pool.indices[b * BLOCK + lane],
+                Guesses::List(_) => unreachable!("BUG: a list has no blocks"),
+            };
+            if !fold.visit(&Partition { position, guess, shape, space, candidates }) {
+                return None;
+            }
+        }
+        Some(fold.cut())
+    })
+}
+
+/// The lanes (bit per lane) whose statistics are not past `cut`.
+fn passing(stats: &LaneStats, cut: Cut, m: usize) -> u32 {
+    let mask = |f: &dyn Fn(usize) -> bool| (0..BLOCK).fold(0u32, |acc, l| acc | u32::from(f(l)) << l);
+    match cut {
+        Cut::Never => u32::MAX,
+        Cut::Largest(c) => {
+            let mut mask = 0u32;
+            for (l, &v) in stats.largest.iter().enumerate() {
+                mask |= u32::from(u32::from(v) < c) << l;
+            }
+            mask
+        }
+        Cut::SumSquares(c) => {
+            let mut mask = 0u32;
+            for (l, &v) in stats.sum_squares.iter().enumerate() {
+                mask |= u32::from(u64::from(v) < c) << l;
+            }
+            mask
+        }
+        Cut::Parts(p) => {
+            let mut mask = 0u32;
+            for (l, &v) in stats.parts.iter().enumerate() {
+                mask |= u32::from(u32::from(v) > p) << l;
+            }
+            mask
+        }
+        Cut::XLogX(_) => mask(&|l| !rejects(stats, l, cut, m)),
+    }
+}
+
+/// Whether lane `lane` is past `cut` (for `sum s log2 s`, its least possible value is).
+#[inline]
+fn rejects(stats: &LaneStats, lane: usize, cut: Cut, m: usize) -> bool {
+    let (largest, parts) = (usize::from(stats.largest[lane]), usize::from(stats.parts[lane]));
+    cut.rejects(largest as u32, u64::from(stats.sum_squares[lane]), parts as u32, || xlogx_floor(m, parts, largest))
+}
+
+/// Partition tables of the guesses at visit units `units` (blocks of a pool, or batches of 32
+/// of a list), 32 at a time, as histograms of the candidates' feedbacks (`probes`).
+pub(super) fn histograms<F: Fold>(scan: &Scan, units: Range<usize>, probes: &ProbeSet, fold: &mut F) -> bool {
+    let (space, candidates) = (scan.space, scan.candidates);
+    let raws = space.raw_keys();
+    let f = raws.len();
+    let mut hist = vec![[0u16; 256]; BLOCK];
+    let hist: &mut [[u16; 256]; BLOCK] = hist.as_mut_slice().try_into().expect("BLOCK rows");
+    let mut batch = CodeBlocks::new(space.game(), &[]);
+    let mut codes = Vec::with_capacity(BLOCK);
+    let mut counts: Counts = [0; MAX_FEEDBACKS];
+    for unit in units {
+        let (blocks, b) = match scan.guesses {
+            Guesses::Pool(..) => block_of(scan, unit),
+            Guesses::List(list) => {
+                let batch_range = unit * BLOCK..((unit + 1) * BLOCK).min(list.len());
+                codes.clear();
+                codes.extend(list[batch_range].iter().map(|&g| space.code(g)));
+                batch.refill(&codes);
+                (&batch, 0)
+            }
+        };
+        let valid = blocks.block_len(b);
+        blocks.histograms(b, probes, hist);
+        let mut go_on = true;
+        for (lane, position) in block_lanes(scan, unit, b, valid) {
+            let h = &mut hist[lane];
+            for (c, &raw) in counts.iter_mut().zip(&raws) {
+                *c = u32::from(std::mem::take(&mut h[raw as usize]));
+            }
+            if go_on {
+                let guess = scan.guesses.get(position);
+                let shape = Shape::Counts(&counts[..f]);
+                go_on = fold.visit(&Partition { position, guess, shape, space, candidates });
+            }
+        }
+        if !go_on {
+            return false;
+        }
+    }
+    true
+}
+
+/// The lanes of visit unit `unit` with their positions (see [`lanes`]; a list's batch holds
+/// positions `unit * 32..` in lane order).
+fn block_lanes<'a>(
+    scan: &'a Scan,
+    unit: usize,
+    b: usize,
+    valid: usize,
+) -> Box<dyn Iterator<Item = (usize, usize)> + 'a> {
+    match scan.guesses {
+        Guesses::Pool(..) => Box::new(lanes(scan, b, valid)),
+        Guesses::List(_) => Box::new((0..valid).map(move |lane| (lane, unit * BLOCK + lane))),
+    }
+}
