@@ -3,7 +3,7 @@
 //! The rules are documented on [`two_step_partition`].
 
 use std::cmp::Ordering;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -97,22 +97,23 @@ pub(crate) fn choose(solver: &Solver, candidates: &[CodeIndex], symmetry: &Symme
     // prune guesses strictly worse than an evaluated one).
     let one_step = solver.one_step(&GuessRule { method: Method::OneStep, ..*rule }, candidates, symmetry);
     let after = symmetry.after(&space.code(one_step));
+    let parts = Parts::of(space, one_step, candidates);
     let seed = Evaluated {
         position: usize::MAX,
-        cells: space.split(one_step, candidates).iter().flat_map(|(_, p)| look.best_second(p, &after)).collect(),
-        parts: space.split(one_step, candidates).iter().map(|(_, p)| p.len() as u32).collect(),
+        cells: Valued::new(valuation, parts.iter().flat_map(|p| look.best_second(p, &after)).collect()),
+        parts: Valued::new(valuation, parts.iter().map(|p| p.len() as u32).collect()),
     };
-    let bound = Mutex::new(seed);
+    let bound = Mutex::new(Arc::new(seed));
     let lexicographic = |a: &Evaluated, b: &Evaluated| {
-        valuation.compare(&a.cells, &b.cells).then_with(|| valuation.compare(&a.parts, &b.parts))
+        a.cells.compare(valuation, &b.cells).then_with(|| a.parts.compare(valuation, &b.parts))
     };
     let evaluate = |(position, &g): (usize, &CodeIndex)| -> Option<Evaluated> {
-        let limit = bound.lock().expect("bound lock").clone();
+        let limit = Arc::clone(&bound.lock().expect("bound lock"));
         let (cells, parts) = look.bounded_cells(g, candidates, symmetry, &limit)?;
         let found = Evaluated { position, cells, parts };
         let mut b = bound.lock().expect("bound lock");
         if lexicographic(&found, &b) == Ordering::Less {
-            *b = found.clone();
+            *b = Arc::new(found.clone());
         }
         Some(found)
     };
@@ -128,13 +129,89 @@ pub(crate) fn choose(solver: &Solver, candidates: &[CodeIndex], symmetry: &Symme
     order[best.expect("BUG: the one-step choice is never pruned").position]
 }
 
+/// A multiset of part (or cell) sizes, sorted, with its valuation key: compared by key, and
+/// exactly only when the keys are within float noise.
+#[derive(Clone)]
+struct Valued {
+    sizes: Vec<u32>,
+    key: f64,
+}
+
+impl Valued {
+    fn new(valuation: Valuation, mut sizes: Vec<u32>) -> Valued {
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        let key = valuation.key(&sizes);
+        Valued { sizes, key }
+    }
+
+    /// [`Valuation::compare`] of the two multisets (`Less`: `self` is better).
+    fn compare(&self, valuation: Valuation, other: &Valued) -> Ordering {
+        compare_keys(valuation, self.key, other.key, || &self.sizes, &other.sizes)
+    }
+}
+
+/// Compares two multisets by their keys, and exactly (with `sizes`, built only then) when the
+/// keys are within float noise.
+fn compare_keys<'a>(
+    valuation: Valuation,
+    ka: f64,
+    kb: f64,
+    sizes: impl FnOnce() -> &'a [u32],
+    other: &[u32],
+) -> Ordering {
+    if !valuation.needs_exact(ka, kb) {
+        return ka.partial_cmp(&kb).unwrap_or(Ordering::Equal);
+    }
+    let sizes = sizes();
+    if sizes == other {
+        Ordering::Equal
+    } else {
+        valuation.compare(sizes, other)
+    }
+}
+
+/// The parts of a candidate set under one guess, in feedback order, in one buffer.
+struct Parts {
+    members: Vec<CodeIndex>,
+    ends: Vec<usize>,
+}
+
+impl Parts {
+    fn of(space: &CodeSpace, guess: CodeIndex, candidates: &[CodeIndex]) -> Parts {
+        let mut feedbacks = Vec::with_capacity(candidates.len());
+        space.for_each_feedback(guess, candidates, |f| feedbacks.push(f as u8));
+        let mut starts = [0usize; mmtree_core::MAX_FEEDBACKS + 1];
+        for &f in &feedbacks {
+            starts[f as usize + 1] += 1;
+        }
+        let mut ends = Vec::new();
+        for f in 0..mmtree_core::MAX_FEEDBACKS {
+            if starts[f + 1] > 0 {
+                ends.push(starts[f] + starts[f + 1]);
+            }
+            starts[f + 1] += starts[f];
+        }
+        let mut members = vec![CodeIndex::from_index(0); candidates.len()];
+        for (&c, &f) in candidates.iter().zip(&feedbacks) {
+            members[starts[f as usize]] = c;
+            starts[f as usize] += 1;
+        }
+        Parts { members, ends }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &[CodeIndex]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts.zip(&self.ends).map(|(a, &b)| &self.members[a..b])
+    }
+}
+
 /// A first guess that survived the bounds: its position in priority order, its two-step cells
 /// and its one-step part sizes (the tie-break).
 #[derive(Clone)]
 struct Evaluated {
     position: usize,
-    cells: Vec<u32>,
-    parts: Vec<u32>,
+    cells: Valued,
+    parts: Valued,
 }
 
 /// The first guesses to evaluate, in priority order (the one-step scan's order), one per
@@ -203,40 +280,59 @@ impl<'a, 's> LookAhead<'a, 's> {
         candidates: &[CodeIndex],
         symmetry: &Symmetry,
         limit: &Evaluated,
-    ) -> Option<(Vec<u32>, Vec<u32>)> {
+    ) -> Option<(Valued, Valued)> {
         let space = self.solver.space();
         let valuation = self.second.valuation;
         let f = space.scheme().len();
-        let mut parts: Vec<Vec<CodeIndex>> = space.split(g, candidates).into_iter().map(|(_, p)| p).collect();
-        if parts.len() == 1 && parts[0].len() > 1 {
+        let mut counts = [0u32; mmtree_core::MAX_FEEDBACKS];
+        space.count_parts(g, candidates, &mut counts);
+        let sizes = Valued::new(valuation, counts[..f].iter().copied().filter(|&s| s > 0).collect());
+        if sizes.sizes.len() == 1 && candidates.len() > 1 {
             // A guess that does not split is never played: its two-step value is the best
             // one-step value of `K`, which the one-step choice already matches or beats (cells
             // refine parts), and playing it would not make progress.
             return None;
         }
+        let one_step_worse = sizes.compare(valuation, &limit.parts) == Ordering::Greater;
+        // Parts are evaluated largest first. The ideal split of each part, and the key of
+        // those of the parts from `i` on.
+        let ideal = |s: u32| ideal_partition(s as usize, f);
+        let mut rest_keys = vec![0.0; sizes.sizes.len() + 1];
+        for (i, &s) in sizes.sizes.iter().enumerate().rev() {
+            rest_keys[i] = valuation.combine(valuation.key(&ideal(s)[..f]), rest_keys[i + 1]);
+        }
+        // Lower bound before part `i`: the cells so far plus the ideal split of every part
+        // still to do (before the first part this costs nothing beyond the sizes).
+        let hopeless = |i: usize, cells: &[u32], cells_key: f64| {
+            let key = valuation.combine(cells_key, rest_keys[i]);
+            let ordering = if valuation.needs_exact(key, limit.cells.key) {
+                let mut rest: Vec<u32> = cells.to_vec();
+                rest.extend(sizes.sizes[i..].iter().flat_map(|&s| ideal(s)).filter(|&c| c > 0));
+                rest.sort_unstable_by(|a, b| b.cmp(a));
+                valuation.compare(&rest, &limit.cells.sizes)
+            } else {
+                key.partial_cmp(&limit.cells.key).unwrap_or(Ordering::Equal)
+            };
+            ordering == Ordering::Greater || (ordering == Ordering::Equal && one_step_worse)
+        };
+        if hopeless(0, &[], 0.0) {
+            return None;
+        }
+        let split = Parts::of(space, g, candidates);
+        let mut parts: Vec<&[CodeIndex]> = split.iter().collect();
         parts.sort_by_key(|p| std::cmp::Reverse(p.len()));
-        let sizes: Vec<u32> = parts.iter().map(|p| p.len() as u32).collect();
-        let one_step_worse = valuation.compare(&sizes, &limit.parts) == Ordering::Greater;
         let after = symmetry.after(&space.code(g));
         let mut cells: Vec<u32> = Vec::new();
-        let mut rest: Vec<u32> = Vec::new();
-        for i in 0..parts.len() {
-            // Lower bound: the cells so far plus the ideal split of every part still to do
-            // (before the first part this costs nothing beyond the split).
-            rest.clear();
-            rest.extend_from_slice(&cells);
-            for p in &parts[i..] {
-                let ideal = ideal_partition(p.len(), f);
-                rest.extend(ideal[..f].iter().copied().filter(|&s| s > 0));
+        let mut cells_key = 0.0;
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 && hopeless(i, &cells, cells_key) {
+                return None;
             }
-            match valuation.compare(&rest, &limit.cells) {
-                Ordering::Greater => return None,
-                Ordering::Equal if one_step_worse => return None,
-                _ => {}
-            }
-            cells.extend(self.best_second(&parts[i], &after));
+            let second = self.best_second(part, &after);
+            cells_key = valuation.combine(cells_key, valuation.key(&second));
+            cells.extend(second);
         }
-        Some((cells, sizes))
+        Some((Valued::new(valuation, cells), sizes))
     }
 
     /// The partition table (non-empty parts, in feedback order) of `part` by its best second
@@ -250,6 +346,8 @@ impl<'a, 's> LookAhead<'a, 's> {
         }
         let space = self.solver.space();
         let h = self.solver.one_step(&self.second, part, after);
-        space.split(h, part).iter().map(|(_, cell)| cell.len() as u32).collect()
+        let mut counts = [0u32; mmtree_core::MAX_FEEDBACKS];
+        space.count_parts(h, part, &mut counts);
+        counts[..space.scheme().len()].iter().copied().filter(|&s| s > 0).collect()
     }
 }

@@ -135,10 +135,21 @@ impl Valuation {
         }
     }
 
-    /// Whether two keys may be a tie that floats cannot settle.
+    /// The key of the union of two multisets of parts from their keys (a maximum for minimax,
+    /// a sum for the others).
+    #[inline]
+    pub(crate) fn combine(self, a: f64, b: f64) -> f64 {
+        match self {
+            Valuation::Minimax => a.max(b),
+            _ => a + b,
+        }
+    }
+
+    /// Whether two keys may be a tie that floats cannot settle (two entropy keys of exactly 0
+    /// are a tie: only parts of at most one code give 0).
     #[inline]
     pub(crate) fn needs_exact(self, a: f64, b: f64) -> bool {
-        self == Valuation::Entropy && (a - b).abs() <= 1e-7 * (1.0 + a.abs())
+        self == Valuation::Entropy && (a - b).abs() <= 1e-7 * (1.0 + a.abs()) && (a != 0.0 || b != 0.0)
     }
 
     /// Exact comparison of two partition tables of the same candidate set:
