@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use mmtree_core::{CodeIndex, Cut, Detail, Fold, Guesses, Partition, Scan, Symmetry};
+use mmtree_core::{canonical_codes, CodeIndex, Cut, Detail, Fold, Guesses, Partition, Scan, Symmetry};
 
 use super::{lock, OptimalSearch, INFINITE};
 use crate::rule::Pool;
@@ -19,12 +19,13 @@ const SYMMETRY_DEPTH: usize = 2;
 /// Most codes kept in cached pools (64 MB).
 const POOL_CACHE_CODES: usize = 1 << 24;
 
-/// What the pool of a set depends on: the guesses played (near the root, where their
-/// symmetries are used), or the colours absent from the set (deeper).
+/// What the pool of a set depends on: the guesses played (near the root, where their group
+/// is used), or the classes of interchangeable colours (deeper: see
+/// [`Symmetry::free_colours`]).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub(super) enum PoolKey {
     History(Vec<u32>),
-    Absent(u64),
+    Colours([u64; 2]),
 }
 
 /// Pools already computed (`None`: every code), and the number of codes they hold.
@@ -96,32 +97,46 @@ impl OptimalSearch<'_> {
         found.finish()
     }
 
-    /// The guesses to try on `set`: those of the pool, one per symmetry class.
+    /// The guesses to try on `set`: those of the pool, one per symmetry class: near the root
+    /// under the history's group, deeper under the permutations of the colours never played
+    /// and of those absent from the set (in closed form, [`canonical_codes`]).
     pub(super) fn pool(&self, set: &[CodeIndex], history: &[CodeIndex]) -> Arc<Option<Vec<CodeIndex>>> {
         let space = self.space;
-        let key = if history.len() <= SYMMETRY_DEPTH {
-            PoolKey::History(history.iter().map(|h| h.index()).collect())
+        let (key, absent) = if history.len() <= SYMMETRY_DEPTH {
+            (PoolKey::History(history.iter().map(|h| h.index()).collect()), 0)
         } else {
-            PoolKey::Absent(self.absent(set))
+            let absent = self.absent(set);
+            let all = (1u64 << space.game().k()) - 1;
+            let played = history.iter().flat_map(|&h| space.code(h).pegs().to_vec()).fold(0u64, |m, c| m | 1 << c);
+            // As `Symmetry::free_colours`, without listing the history's group.
+            (PoolKey::Colours([absent, all & !played & !absent]), absent)
         };
         if self.config.pool == Pool::All {
             if let Some(pool) = lock(&self.pools).0.get(&key) {
                 return Arc::clone(pool);
             }
         }
-        let (symmetry, absent) = match key {
-            PoolKey::History(_) => {
-                let codes: Vec<_> = history.iter().map(|&h| space.code(h)).collect();
-                (Symmetry::of_history(space.game(), &codes), 0)
+        let codes: Vec<_> = history.iter().map(|&h| space.code(h)).collect();
+        let symmetry = Symmetry::of_history(space.game(), &codes);
+        let pool = Arc::new(match (&key, self.config.pool) {
+            (PoolKey::History(_), Pool::All) if symmetry.moves_nothing(0) => None,
+            (PoolKey::History(_), Pool::All) => Some(
+                space
+                    .all_indices()
+                    .into_iter()
+                    .filter(|g| symmetry.is_representative(&space.code(*g), 0, false))
+                    .collect(),
+            ),
+            (PoolKey::Colours(free), Pool::All) if free.iter().all(|c| c.count_ones() <= 1) => None,
+            (PoolKey::Colours(free), Pool::All) => {
+                let mut pool = Vec::new();
+                canonical_codes(space.game(), *free, false, |_, i| pool.push(CodeIndex::from_index(i)));
+                Some(pool)
             }
-            PoolKey::Absent(absent) => (Symmetry::trivial(space.game()), absent),
-        };
-        let reduce = !symmetry.moves_nothing(absent);
-        let keep = |g: &CodeIndex| !reduce || symmetry.is_representative(&space.code(*g), absent, false);
-        let pool = Arc::new(match self.config.pool {
-            Pool::All if !reduce => None,
-            Pool::All => Some(space.all_indices().into_iter().filter(keep).collect()),
-            Pool::Candidates => Some(set.iter().copied().filter(keep).collect()),
+            (_, Pool::Candidates) => {
+                let keep = |g: &CodeIndex| symmetry.is_representative(&space.code(*g), absent, false);
+                Some(set.iter().copied().filter(keep).collect())
+            }
         });
         if self.config.pool == Pool::All {
             let mut pools = lock(&self.pools);
