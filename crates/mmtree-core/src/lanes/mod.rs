@@ -1,20 +1,18 @@
 //! Scoring one code against 32 at once: codes in blocks laid out as structure of arrays, so
 //! one AVX2 instruction compares a peg (or takes a colour minimum) for 32 codes.
 //!
-//! Two ways to use it, one per shape of the work:
-//! * [`CodeBlocks::try_for_each_block`]: one guess against many candidates (big nodes);
-//! * [`CodeBlocks::for_each_partition`]: 32 guesses at once against a few candidates (small
-//!   nodes), reading each guess's partition off pairwise equalities of feedback keys, so no
-//!   per-guess histogram is ever built.
+//! Three ways to use it, one per shape of the work:
+//! * [`CodeBlocks::try_for_each_block`] (here): one guess against many candidates;
+//! * [`CodeBlocks::for_each_partition`] (`pairwise`): 32 guesses at once against a few
+//!   candidates, reading each guess's partition off pairwise equalities of feedback keys, so
+//!   no per-guess histogram is ever built;
+//! * [`CodeBlocks::histograms`] (`histograms`): 32 guesses' partition tables at once against
+//!   many candidates.
 //!
-//! Both compute the *raw key* `(b << 4) | t` (blacks, blacks + whites; `t = b` in the
+//! All compute the *raw key* `(b << 4) | t` (blacks, blacks + whites; `t = b` in the
 //! black-only game), which determines the feedback; [`FeedbackScheme`](crate::FeedbackScheme)
-//! maps it to a feedback index.
-
-//!
-//! Modules: this one lays codes out and scores one code against the blocks; `pairwise` reads
-//! partitions off pairwise equalities; `histograms` counts 32 tables at once; `probes`
-//! broadcasts the codes scored against blocks.
+//! maps it to a feedback index. `probes` holds the codes scored against blocks, broadcast to
+//! 32 lanes.
 
 mod histograms;
 mod pairwise;
