@@ -1,16 +1,24 @@
-//! The game side of mmtree: codes, feedback, candidate sets, partitions, and the plain
-//! strategy-tree type.
+//! The game side of mmtree: codes, feedback, candidate sets, partitions, symmetry, and the
+//! plain strategy-tree type.
 //!
 //! # Brief overview
 //!
 //! * [`Game`] is a validated [`GameSpec`] (pegs, colours, repetition, feedback kind).
 //! * [`CodeSpace`] enumerates its codes lexicographically, maps [`Code`] ↔ [`CodeIndex`],
-//!   and scores guesses fast ([`CodeSpace::count_parts`] is the hot loop of every valuation).
+//!   and scores guesses ([`CodeSpace::count_parts`]: one guess's partition table).
 //! * [`score_reference`] is the literal definition the fast paths are tested against.
+//! * [`Scan`] is the partition scanner every search calls: partition tables, or statistics of
+//!   them, of many guesses on one candidate set, with a cut-off ([`Cut`]), folded by the
+//!   caller ([`Fold`]); it picks among the 32-wide [`CodeBlocks`] kernels, the streamed
+//!   feedback table and one-guess-at-a-time counting by the sizes involved.
+//! * [`Symmetry`] is the group of position and colour permutations fixing the guesses played:
+//!   one representative guess per class, canonical forms of candidate sets.
 //! * [`CandidateSet`] is a bitset of codes; [`StrategyTree`] is the arena a builder fills
 //!   and a checker reads, with [`Stats`] (max, total, histogram).
 //!
-//! This crate knows nothing of valuations: choosing guesses is `mmtree-strategy`'s job.
+//! This crate knows nothing of valuations: choosing guesses is `mmtree-strategy`'s job, and
+//! the scanner's cut-offs and statistics are in terms of part sizes (largest part, sum of
+//! squares, number of parts, `sum s log2 s`).
 //!
 //! ```
 //! use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit, CodeIndex};

@@ -98,13 +98,13 @@ impl CodeSpace {
         self.pool.get_or_init(|| CodePool::new(self, self.all_indices()))
     }
 
-    /// The feedback index of a raw key `(b << 4) | t` from [`CodeBlocks`].
+    /// The feedback index of a raw key `(b << 4) | t` from [`CodeBlocks`](crate::CodeBlocks).
     #[inline(always)]
     pub fn feedback_of_raw(&self, raw: u8) -> usize {
         self.lookup[raw as usize] as usize
     }
 
-    /// The raw key `(b << 4) | t` ([`CodeBlocks`]) of each feedback, in feedback order.
+    /// The raw key `(b << 4) | t` ([`CodeBlocks`](crate::CodeBlocks)) of each feedback, in feedback order.
     pub fn raw_keys(&self) -> Vec<u8> {
         (0..self.scheme.len())
             .map(|i| {

@@ -4,7 +4,8 @@ use super::{Probe, BLOCK};
 use crate::game::{FeedbackKind, Game, MAX_PEGS};
 
 /// Probes with their pegs and colour counts broadcast to 32 lanes once, for
-/// [`CodeBlocks::for_each_partition`] (at most [`MAX_PROBES`]) and [`CodeBlocks::histograms`].
+/// [`CodeBlocks::for_each_partition`](super::CodeBlocks::for_each_partition) (at most
+/// [`MAX_PROBES`](super::MAX_PROBES)) and [`CodeBlocks::histograms`](super::CodeBlocks::histograms).
 #[derive(Clone, Debug)]
 pub struct ProbeSet {
     pub(super) probes: Vec<Probe>,

@@ -8,7 +8,7 @@ use crate::game::{Game, Variant, MAX_PEGS};
 /// each the lexicographically smallest code of its class, in increasing order.
 ///
 /// For repetition games these are the partitions of `n` into at most `k` parts
-/// (`1111, 1112, 1122, 1123, 1234` for [4,6]); without repetition there is one class.
+/// (`1111, 1112, 1122, 1123, 1234` for \[4,6\]); without repetition there is one class.
 ///
 /// ```
 /// use mmtree_core::{first_guess_classes, Alphabet, Game, GameSpec};
