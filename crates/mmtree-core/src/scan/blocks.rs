@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use super::partition::{xlogx_floor, Partition, Shape};
-use super::{Cut, Fold, Guesses, Scan};
+use super::{CodePool, Cut, Fold, Guesses, Scan};
 use crate::feedback::MAX_FEEDBACKS;
 use crate::lanes::{CodeBlocks, LaneStats, ProbeSet, BLOCK};
 use crate::space::Counts;
@@ -48,38 +48,55 @@ pub(super) fn pairwise<F: Fold>(
     ranks: bool,
     fold: &mut F,
 ) -> bool {
-    let (space, candidates) = (scan.space, scan.candidates);
-    let m = candidates.len();
-    let (blocks, _) = block_of(scan, 0);
+    let m = scan.candidates.len();
+    let Guesses::Pool(pool, reversed) = scan.guesses else { unreachable!("BUG: a list has no blocks") };
     let order = units.map(|u| block_of(scan, u).1);
-    blocks.for_each_partition(order, probes, ranks, fold.cut(), |b, stats, lane_ranks| {
-        let valid = blocks.block_len(b);
-        // Lanes that may pass the cut, found with integer compares the compiler vectorises;
-        // each is checked again as the fold's cut tightens.
-        let mut open = passing(stats, fold.cut(), m);
-        if valid < BLOCK {
-            open &= (1u32 << valid) - 1;
-        }
-        for (lane, position) in lanes(scan, b, valid) {
-            if open & (1 << lane) == 0 || rejects(stats, lane, fold.cut(), m) {
-                continue;
-            }
-            let shape = Shape::Lane { stats, lane, ranks: lane_ranks };
-            let guess = match scan.guesses {
-                Guesses::Pool(pool, _) => pool.indices[b * BLOCK + lane],
-                Guesses::List(_) => unreachable!("BUG: a list has no blocks"),
-            };
-            if !fold.visit(&Partition { position, guess, shape, space, candidates }) {
-                return None;
-            }
-        }
-        Some(fold.cut())
+    pool.blocks.for_each_partition(order, probes, ranks, fold.cut(), |b, stats, lane_ranks| {
+        visit_lanes(scan, pool, reversed, b, stats, lane_ranks, m, fold).then(|| fold.cut())
     })
 }
 
+/// Shows the fold the lanes of block `b` that are not past its cut, in scan order; `false`
+/// if it stopped. Kept out of the kernel's loop, which it would otherwise crowd.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn visit_lanes<F: Fold>(
+    scan: &Scan,
+    pool: &CodePool,
+    reversed: bool,
+    b: usize,
+    stats: &LaneStats,
+    ranks: &[[u8; BLOCK]],
+    m: usize,
+    fold: &mut F,
+) -> bool {
+    let valid = pool.blocks.block_len(b);
+    // Lanes that may pass the cut, found with integer compares the compiler vectorises;
+    // each is checked again as the fold's cut tightens.
+    let mut open = passing(stats, fold.cut());
+    if valid < BLOCK {
+        open &= (1u32 << valid) - 1;
+    }
+    while open != 0 {
+        let lane = if reversed { 31 - open.leading_zeros() as usize } else { open.trailing_zeros() as usize };
+        open &= !(1 << lane);
+        if rejects(stats, lane, fold.cut(), m) {
+            continue;
+        }
+        let index = b * BLOCK + lane;
+        let position = if reversed { pool.len() - 1 - index } else { index };
+        let shape = Shape::Lane { stats, lane, ranks };
+        let partition =
+            Partition { position, guess: pool.indices[index], shape, space: scan.space, candidates: scan.candidates };
+        if !fold.visit(&partition) {
+            return false;
+        }
+    }
+    true
+}
+
 /// The lanes (bit per lane) whose statistics are not past `cut`.
-fn passing(stats: &LaneStats, cut: Cut, m: usize) -> u32 {
-    let mask = |f: &dyn Fn(usize) -> bool| (0..BLOCK).fold(0u32, |acc, l| acc | u32::from(f(l)) << l);
+fn passing(stats: &LaneStats, cut: Cut) -> u32 {
     match cut {
         Cut::Never => u32::MAX,
         Cut::Largest(c) => {
@@ -103,7 +120,8 @@ fn passing(stats: &LaneStats, cut: Cut, m: usize) -> u32 {
             }
             mask
         }
-        Cut::XLogX(_) => mask(&|l| !rejects(stats, l, cut, m)),
+        // Its floor is cheap only lane by lane: left to `rejects`.
+        Cut::XLogX(_) => u32::MAX,
     }
 }
 

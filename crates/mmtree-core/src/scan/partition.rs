@@ -87,29 +87,35 @@ impl Partition<'_> {
         }
     }
 
-    /// The sizes of the non-empty parts in some order, the rest of the array 0: what a
-    /// symmetric function of the part sizes needs.
+    /// The sizes of the non-empty parts, largest first, the rest of the array 0: what a
+    /// symmetric function of the part sizes needs, and equal for equal multisets.
     #[inline]
     pub fn sizes(&self) -> Counts {
-        let mut sizes: Counts = [0; MAX_FEEDBACKS];
-        match self.shape {
-            Shape::Counts(counts) => sizes[..counts.len()].copy_from_slice(counts),
+        let mut sizes: Counts = match self.shape {
+            Shape::Counts(counts) => {
+                let mut sizes: Counts = [0; MAX_FEEDBACKS];
+                sizes[..counts.len()].copy_from_slice(counts);
+                sizes
+            }
             Shape::Lane { ranks, lane, .. } if !ranks.is_empty() => {
                 // A part of size s holds ranks 0..s: the parts larger than r number shape[r].
                 let mut shape = [0u32; MAX_PROBES + 1];
                 for r in ranks {
                     shape[r[lane] as usize] += 1;
                 }
+                let mut sizes: Counts = [0; MAX_FEEDBACKS];
                 let mut i = 0;
-                for s in 1..=ranks.len() {
+                for s in (1..=ranks.len()).rev() {
                     for _ in 0..shape[s - 1] - shape[s] {
                         sizes[i] = s as u32;
                         i += 1;
                     }
                 }
+                return sizes;
             }
-            _ => return self.recount(),
-        }
+            _ => self.recount(),
+        };
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
         sizes
     }
 

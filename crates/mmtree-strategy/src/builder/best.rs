@@ -26,7 +26,8 @@ pub(super) struct Target {
 impl Target {
     /// The ideal split of `m` candidates into `f` feedbacks, valued.
     pub(super) fn ideal(valuation: Valuation, m: usize, f: usize) -> Target {
-        let sizes = ideal_partition(m, f);
+        let mut sizes = ideal_partition(m, f);
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
         Target { key: valuation.key(&sizes[..f]), sizes }
     }
 }
@@ -93,13 +94,17 @@ impl Fold for BestGuess<'_> {
 }
 
 /// Exact comparison of a guess (key, sizes on demand) with a known one (`Less`: the first is
-/// better).
+/// better). Sizes are largest first ([`Partition::sizes`]), so equal multisets are equal arrays.
 #[inline]
 fn compare(valuation: Valuation, ka: f64, a: impl FnOnce() -> Counts, kb: f64, b: &Counts) -> Ordering {
-    if valuation.needs_exact(ka, kb) {
-        valuation.compare(&a(), b)
+    if !valuation.needs_exact(ka, kb) {
+        return ka.partial_cmp(&kb).unwrap_or(Ordering::Equal);
+    }
+    let a = a();
+    if a == *b {
+        Ordering::Equal
     } else {
-        ka.partial_cmp(&kb).unwrap_or(Ordering::Equal)
+        valuation.compare(&a, b)
     }
 }
 
