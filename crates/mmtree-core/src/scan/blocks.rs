@@ -15,7 +15,7 @@ use crate::space::Counts;
 fn lanes(scan: &Scan, b: usize, valid: usize) -> impl Iterator<Item = (usize, usize)> + use<> {
     let (reversed, len) = match scan.guesses {
         Guesses::Pool(pool, reversed) => (reversed, pool.len()),
-        Guesses::List(_) => (false, 0),
+        Guesses::List(_) | Guesses::Increasing(_) => (false, 0),
     };
     (0..valid).map(move |i| {
         if reversed {
@@ -34,7 +34,7 @@ fn block_of<'a>(scan: &Scan<'a>, unit: usize) -> (&'a CodeBlocks, usize) {
             let count = pool.blocks.blocks();
             (&pool.blocks, if reversed { count - 1 - unit } else { unit })
         }
-        Guesses::List(_) => unreachable!("BUG: a list has no blocks"),
+        Guesses::List(_) | Guesses::Increasing(_) => unreachable!("BUG: a list has no blocks"),
     }
 }
 
@@ -146,7 +146,7 @@ pub(super) fn histograms<F: Fold>(scan: &Scan, units: Range<usize>, probes: &Pro
     for unit in units {
         let (blocks, b) = match scan.guesses {
             Guesses::Pool(..) => block_of(scan, unit),
-            Guesses::List(list) => {
+            Guesses::List(list) | Guesses::Increasing(list) => {
                 let batch_range = unit * BLOCK..((unit + 1) * BLOCK).min(list.len());
                 codes.clear();
                 codes.extend(list[batch_range].iter().map(|&g| space.code(g)));
@@ -185,6 +185,6 @@ fn block_lanes<'a>(
 ) -> Box<dyn Iterator<Item = (usize, usize)> + 'a> {
     match scan.guesses {
         Guesses::Pool(..) => Box::new(lanes(scan, b, valid)),
-        Guesses::List(_) => Box::new((0..valid).map(move |lane| (lane, unit * BLOCK + lane))),
+        Guesses::List(_) | Guesses::Increasing(_) => Box::new((0..valid).map(move |lane| (lane, unit * BLOCK + lane))),
     }
 }

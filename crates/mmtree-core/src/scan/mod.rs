@@ -101,6 +101,9 @@ impl CodePool {
 pub enum Guesses<'a> {
     /// These codes, in this order.
     List(&'a [CodeIndex]),
+    /// These codes, given in increasing order (a pool cut down by symmetry, for instance): the
+    /// feedback masks then read whole runs of the table's rows.
+    Increasing(&'a [CodeIndex]),
     /// A laid-out pool, in its order or (with `true`) from its end.
     Pool(&'a CodePool, bool),
 }
@@ -109,7 +112,7 @@ impl Guesses<'_> {
     /// Number of guesses.
     pub fn len(&self) -> usize {
         match self {
-            Guesses::List(list) => list.len(),
+            Guesses::List(list) | Guesses::Increasing(list) => list.len(),
             Guesses::Pool(pool, _) => pool.len(),
         }
     }
@@ -123,7 +126,7 @@ impl Guesses<'_> {
     #[inline]
     fn get(&self, i: usize) -> CodeIndex {
         match *self {
-            Guesses::List(list) => list[i],
+            Guesses::List(list) | Guesses::Increasing(list) => list[i],
             Guesses::Pool(pool, false) => pool.indices[i],
             Guesses::Pool(pool, true) => pool.indices[pool.len() - 1 - i],
         }
@@ -145,10 +148,19 @@ impl Guesses<'_> {
         }
     }
 
+    /// The guesses, when they are a list of increasing codes.
+    fn increasing(&self) -> Option<&[CodeIndex]> {
+        match *self {
+            Guesses::Increasing(list) => Some(list),
+            Guesses::Pool(pool, false) => Some(&pool.indices),
+            _ => None,
+        }
+    }
+
     /// The guesses as a list in scan order, when they are one.
     fn list(&self) -> Option<&[CodeIndex]> {
         match *self {
-            Guesses::List(list) => Some(list),
+            Guesses::List(list) | Guesses::Increasing(list) => Some(list),
             Guesses::Pool(pool, false) => Some(&pool.indices),
             Guesses::Pool(_, true) => None,
         }

@@ -61,8 +61,9 @@ pub(super) enum Shape<'a> {
     /// One lane of a block of pairwise partitions: its statistics, and the rank of each
     /// candidate within its part when the scan kept them (see [`crate::CodeBlocks`]).
     Lane { stats: &'a LaneStats, lane: usize, ranks: &'a [[u8; BLOCK]] },
-    /// Which feedbacks occur (bit `f` for feedback index `f`), and how many.
-    Feedbacks { mask: u128, parts: u32 },
+    /// Which feedbacks occur (bit `f` for feedback index `f`: at most 32 feedbacks), and how
+    /// many.
+    Feedbacks { mask: u32, parts: u32 },
 }
 
 impl Partition<'_> {
@@ -168,9 +169,20 @@ impl Partition<'_> {
         let mask =
             |counts: &[u32]| counts.iter().enumerate().filter(|(_, &s)| s > 0).fold(0u128, |m, (f, _)| m | 1 << f);
         match self.shape {
-            Shape::Feedbacks { mask, .. } => mask,
+            Shape::Feedbacks { mask, .. } => u128::from(mask),
             Shape::Counts(counts) => mask(counts),
             Shape::Lane { .. } => mask(&self.recount()),
+        }
+    }
+
+    /// Whether some candidate gives feedback index `f` (with `f` the winning feedback: whether
+    /// the guess is a candidate).
+    #[inline(always)]
+    pub fn occurs(&self, f: usize) -> bool {
+        match self.shape {
+            Shape::Feedbacks { mask, .. } => f < 32 && mask >> f & 1 == 1,
+            Shape::Counts(counts) => counts[f] > 0,
+            Shape::Lane { .. } => self.recount()[f] > 0,
         }
     }
 

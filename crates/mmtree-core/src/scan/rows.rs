@@ -92,7 +92,7 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
     assert!(space.scheme().len() <= 32, "BUG: feedback masks need at most 32 feedbacks");
     let mut visit = |i: usize, g: CodeIndex, mask: u32| {
         // Counted here, where the processor's popcount is enabled.
-        let shape = Shape::Feedbacks { mask: u128::from(mask), parts: mask.count_ones() };
+        let shape = Shape::Feedbacks { mask, parts: mask.count_ones() };
         fold.visit(&Partition { position: i, guess: g, shape, space, candidates })
     };
     if !space.has_table() {
@@ -105,9 +105,10 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
     }
     let rows = rows(scan);
     let mut masks = [0u32; MASK_BLOCK];
-    if let Some(list) = scan.guesses.list().map(|l| &l[range.clone()]).filter(|l| dense(l, space.len())) {
-        // Many increasing guesses: the vectorised pass over every code between the first and
-        // the last, skipping the others, beats gathering the guesses' columns.
+    if let Some(list) = scan.guesses.increasing().map(|l| &l[range.clone()]).filter(|l| l.len() * 3 > space.len()) {
+        // Many increasing guesses (a third of the codes or more): the vectorised pass over every
+        // code between the first and the last, skipping the others, beats gathering their columns.
+        debug_assert!(list.windows(2).all(|w| w[0] < w[1]), "BUG: guesses said increasing are not");
         let (first, end) = (list[0].get(), list[list.len() - 1].get() + 1);
         let mut next = 0;
         let mut code = first;
@@ -152,11 +153,6 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
         start += len;
     }
     true
-}
-
-/// Whether `list` is increasing and holds more than a third of the `codes` of the space.
-fn dense(list: &[CodeIndex], codes: usize) -> bool {
-    !list.is_empty() && list.len() * 3 > codes && list.windows(2).all(|w| w[0] < w[1])
 }
 
 /// `masks[j] |= 1 << row[start + j]` for every row: the hot loop of small sets, vectorised

@@ -115,12 +115,19 @@ fn check(cut: Cut, stop: usize) {
             let all = space.all_indices();
             let pool = CodePool::new(&space, all.iter().copied().step_by(3).collect());
             let list: Vec<CodeIndex> = all.iter().rev().copied().step_by(2).collect();
+            let increasing: Vec<CodeIndex> = all.iter().copied().skip(1).step_by(2).collect();
             for m in [1, 3, 30, 128, 300] {
                 let candidates: Vec<CodeIndex> =
                     all.iter().copied().skip(5).step_by((all.len() / m).max(1)).take(m).collect();
                 let truth: std::collections::HashMap<CodeIndex, Vec<u32>> =
                     all.iter().map(|&g| (g, reference(&space, g, &candidates))).collect();
-                for guesses in [Guesses::List(&list), Guesses::Pool(&pool, false), Guesses::Pool(&pool, true)] {
+                let kinds = [
+                    Guesses::List(&list),
+                    Guesses::Increasing(&increasing),
+                    Guesses::Pool(&pool, false),
+                    Guesses::Pool(&pool, true),
+                ];
+                for guesses in kinds {
                     let is_pool = matches!(guesses, Guesses::Pool(..));
                     for path in PATHS.into_iter().filter(|&p| applies(p, &space, is_pool, candidates.len())) {
                         for parallel in [false, true] {

@@ -56,7 +56,7 @@ impl OptimalSearch<'_> {
         let m = set.len() as u32;
         let pool = self.pool(set, history);
         let guesses = match pool.as_ref() {
-            Some(list) => Guesses::List(list),
+            Some(list) => Guesses::Increasing(list),
             None => Guesses::Pool(self.space.pool(), false),
         };
         let masks = self.space.scheme().len() <= 32;
@@ -82,7 +82,7 @@ impl OptimalSearch<'_> {
         let sifted = (masks && u64::from(budget) + 1 < 3 * u64::from(m))
             .then(|| scan(guesses, Detail::Feedbacks).run(|| Sift(bounded())).0);
         let guesses = match &sifted {
-            Some(sifted) => Guesses::List(&sifted.kept),
+            Some(sifted) => Guesses::Increasing(&sifted.kept),
             None => guesses,
         };
         // Parts whose bound is their exact cost: 1 code (1 guess), 2 codes (3 guesses).
@@ -202,7 +202,7 @@ impl Bounded<'_, '_> {
     /// not split the set (it learns nothing).
     #[inline(always)]
     fn feedbacks(&self, p: &Partition) -> Option<(u32, u32)> {
-        let (parts, in_set) = (p.parts(), (p.feedbacks() >> self.win & 1) as u32);
+        let (parts, in_set) = (p.parts(), u32::from(p.occurs(self.win)));
         (parts > 1 || in_set == 1).then_some((parts, in_set))
     }
 

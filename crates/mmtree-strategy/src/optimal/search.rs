@@ -356,7 +356,7 @@ impl OptimalSearch<'_> {
         let child_depth = depth - 1;
         let pool = self.pool(set, history);
         let guesses = match pool.as_ref() {
-            Some(list) => Guesses::List(list),
+            Some(list) => Guesses::Increasing(list),
             None => Guesses::Pool(self.space.pool(), false),
         };
         let fold = || Feasible {
