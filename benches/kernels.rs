@@ -1,11 +1,13 @@
-//! Criterion benches of the hot paths: scoring, partitioning one node, whole trees.
+//! Criterion benches of the hot paths: scoring, partitioning one node, the 32-wide kernels, the
+//! partition scanner's paths, whole trees.
 //! `scripts/bench.sh` complements them with whole-process wall time and peak memory.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::hint::black_box;
 
 use mmtree::core::{
-    CodeBlocks, CodeIndex, CodeSpace, Game, GameSpec, Hopeless, MemoryLimit, Probe, ProbeSet, BLOCK, MAX_FEEDBACKS,
+    CodeBlocks, CodeIndex, CodeSpace, Cut, Detail, Fold, Game, GameSpec, Guesses, MemoryLimit, Partition, Probe,
+    ProbeSet, Scan, BLOCK, MAX_FEEDBACKS,
 };
 use mmtree::strategy::{GuessRule, Solver, Valuation};
 
@@ -81,9 +83,9 @@ fn blocks(c: &mut Criterion) {
     group.bench_function("all_guesses_vs_20_pairwise", |b| {
         b.iter(|| {
             let mut acc = 0u32;
-            all.for_each_partition(0..all.blocks(), &few, false, Hopeless::Never, |_, stats, _| {
+            all.for_each_partition(0..all.blocks(), &few, false, Cut::Never, |_, stats, _| {
                 acc += u32::from(stats.largest[0]);
-                Some(Hopeless::Never)
+                Some(Cut::Never)
             });
             black_box(acc)
         })
@@ -104,6 +106,48 @@ fn blocks(c: &mut Criterion) {
     group.finish();
 }
 
+/// Sums the largest parts of every guess a scan shows.
+struct Sum(u64);
+
+impl Fold for Sum {
+    fn cut(&self) -> Cut {
+        Cut::Never
+    }
+    fn visit(&mut self, p: &Partition) -> bool {
+        self.0 += u64::from(p.largest());
+        true
+    }
+    fn merge(self, later: Self) -> Self {
+        Sum(self.0 + later.0)
+    }
+}
+
+/// The partition scanner's paths on one node each: every code of [5,8] against 20 candidates
+/// (pairwise), against 500 (histograms), and every code of Bulls and Cows against 200 with its
+/// feedback table (streamed rows, as the exact search asks).
+fn scan(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scan");
+    let s = space(GameSpec::mastermind(5, 8), false);
+    let all = s.all_indices();
+    let sample = |m: usize| all.iter().step_by(all.len() / m).take(m).copied().collect::<Vec<CodeIndex>>();
+    let (few, many) = (sample(20), sample(500));
+    group.bench_function("5_8_pairwise_20", |b| {
+        b.iter(|| {
+            black_box(Scan::new(&s, Guesses::Pool(s.pool(), false), &few).detail(Detail::Moments).run(|| Sum(0)).0)
+        })
+    });
+    group.bench_function("5_8_histograms_500", |b| {
+        b.iter(|| black_box(Scan::new(&s, Guesses::List(&all), &many).detail(Detail::Moments).run(|| Sum(0)).0))
+    });
+    let bc = space(GameSpec::bulls_and_cows(4, 10), true);
+    let codes = bc.all_indices();
+    let set: Vec<CodeIndex> = codes.iter().step_by(25).copied().collect();
+    group.bench_function("bulls_cows_rows_200", |b| {
+        b.iter(|| black_box(Scan::new(&bc, Guesses::List(&codes), &set).detail(Detail::Counts).run(|| Sum(0)).0))
+    });
+    group.finish();
+}
+
 fn whole_trees(c: &mut Criterion) {
     let mut group = c.benchmark_group("tree");
     group.sample_size(10);
@@ -118,5 +162,5 @@ fn whole_trees(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scoring, partition_root, blocks, whole_trees);
+criterion_group!(benches, scoring, partition_root, blocks, scan, whole_trees);
 criterion_main!(benches);

@@ -10,7 +10,7 @@ use std::io::Write;
 use anyhow::Result;
 use rayon::prelude::*;
 
-use mmtree_core::{first_guess_classes, Code, CodeIndex, Stats, MAX_FEEDBACKS};
+use mmtree_core::{first_guess_classes, CodeIndex, Stats, Symmetry, MAX_FEEDBACKS};
 use mmtree_io::plot::{histograms_svg, HistogramPanel};
 use mmtree_io::{refuse_same_file, render_tables, Cell, Table};
 use mmtree_strategy::{GuessRule, Pool, Solver, Valuation};
@@ -19,17 +19,6 @@ use crate::cli::FirstGuessesArgs;
 use crate::cmd::sweep::{pools, valuations};
 use crate::config::{self, GameConfig};
 use crate::progress;
-
-/// A code's symmetry class: its colour multiplicities, largest first (`1122` → `[2, 2]`).
-fn class_signature(code: &Code) -> Vec<u8> {
-    let mut counts = [0u8; 256];
-    for &p in code.pegs() {
-        counts[p as usize] += 1;
-    }
-    let mut sig: Vec<u8> = counts.into_iter().filter(|&c| c > 0).collect();
-    sig.sort_unstable_by(|a, b| b.cmp(a));
-    sig
-}
 
 /// The tree figures of one (valuation, pool) after each first guess class.
 struct Line {
@@ -51,7 +40,9 @@ pub fn run(args: &FirstGuessesArgs, quiet: bool, out: &mut dyn Write) -> Result<
     refuse_same_file(&[], &output.iter().chain(&plot).collect::<Vec<_>>())?;
     let space = config.space()?;
     let abc = &config.alphabet;
+    // One first guess per class of the whole group (the smallest member of each).
     let codes = first_guess_classes(&config.game);
+    let root = Symmetry::root(&config.game);
     let classes: Vec<CodeIndex> =
         codes.iter().map(|c| space.index(c).expect("a class representative is a code of the game")).collect();
     let names: Vec<String> = codes.iter().map(|c| abc.format(c)).collect();
@@ -96,8 +87,8 @@ pub fn run(args: &FirstGuessesArgs, quiet: bool, out: &mut dyn Write) -> Result<
         .zip(stats.chunks(classes.len()))
         .map(|(&(valuation, pool), stats)| {
             let pick = Solver::new(&space, GuessRule { pool, ..GuessRule::new(valuation) }).choose(&all);
-            let sig = class_signature(&space.code(pick));
-            let own = codes.iter().position(|c| class_signature(c) == sig).unwrap_or(0);
+            let class = root.representative(&space.code(pick), false);
+            let own = codes.iter().position(|c| *c == class).expect("every code is in a first-guess class");
             Line { valuation, pool, own, stats: stats.to_vec() }
         })
         .collect();

@@ -1,16 +1,24 @@
-//! The game side of mmtree: codes, feedback, candidate sets, partitions, and the plain
-//! strategy-tree type.
+//! The game side of mmtree: codes, feedback, candidate sets, partitions, symmetry, and the
+//! plain strategy-tree type.
 //!
 //! # Brief overview
 //!
 //! * [`Game`] is a validated [`GameSpec`] (pegs, colours, repetition, feedback kind).
 //! * [`CodeSpace`] enumerates its codes lexicographically, maps [`Code`] ↔ [`CodeIndex`],
-//!   and scores guesses fast ([`CodeSpace::count_parts`] is the hot loop of every valuation).
+//!   and scores guesses ([`CodeSpace::count_parts`]: one guess's partition table).
 //! * [`score_reference`] is the literal definition the fast paths are tested against.
+//! * [`Scan`] is the partition scanner every search calls: partition tables, or statistics of
+//!   them, of many guesses on one candidate set, with a cut-off ([`Cut`]), folded by the
+//!   caller ([`Fold`]); it picks among the 32-wide [`CodeBlocks`] kernels, the streamed
+//!   feedback table and one-guess-at-a-time counting by the sizes involved.
+//! * [`Symmetry`] is the group of position and colour permutations fixing the guesses played:
+//!   one representative guess per class, canonical forms of candidate sets.
 //! * [`CandidateSet`] is a bitset of codes; [`StrategyTree`] is the arena a builder fills
 //!   and a checker reads, with [`Stats`] (max, total, histogram).
 //!
-//! This crate knows nothing of valuations: choosing guesses is `mmtree-strategy`'s job.
+//! This crate knows nothing of valuations: choosing guesses is `mmtree-strategy`'s job, and
+//! the scanner's cut-offs and statistics are in terms of part sizes (largest part, sum of
+//! squares, number of parts, `sum s log2 s`).
 //!
 //! ```
 //! use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit, CodeIndex};
@@ -31,6 +39,7 @@ mod game;
 mod lanes;
 mod memory;
 mod printable;
+mod scan;
 mod score;
 mod space;
 mod states;
@@ -44,9 +53,10 @@ pub use code::{Alphabet, Code, CodeIndex};
 pub use error::GameError;
 pub use feedback::{Feedback, FeedbackIndex, FeedbackScheme, MAX_FEEDBACKS};
 pub use game::{FeedbackKind, Game, GameSpec, Variant, MAX_COLOURS, MAX_PEGS};
-pub use lanes::{CodeBlocks, Hopeless, LaneStats, Probe, ProbeSet, BLOCK, MAX_PROBES};
+pub use lanes::{CodeBlocks, LaneStats, Probe, ProbeSet, BLOCK, MAX_PROBES};
 pub use memory::{format_bytes, MemoryLimit, BYTES_PER_CODE};
 pub use printable::{printable, printable_char};
+pub use scan::{xlogx, CodePool, Cut, Detail, Fold, Guesses, Partition, Scan};
 pub use score::{score_reference, PackedCode};
 pub use space::{CodeSpace, Counts};
 pub use states::{

@@ -6,8 +6,8 @@ use crate::code::{Code, CodeIndex};
 use crate::error::GameError;
 use crate::feedback::{FeedbackIndex, FeedbackScheme, MAX_FEEDBACKS};
 use crate::game::{Game, Variant};
-use crate::lanes::CodeBlocks;
 use crate::memory::MemoryLimit;
+use crate::scan::CodePool;
 use crate::score::PackedCode;
 
 /// Part sizes per feedback index, on the stack.
@@ -34,7 +34,7 @@ pub struct CodeSpace {
     lanes: usize,
     peg_mask: u32,
     table: Option<Vec<u8>>,
-    blocks: std::sync::OnceLock<CodeBlocks>,
+    pool: std::sync::OnceLock<CodePool>,
 }
 
 impl CodeSpace {
@@ -54,7 +54,7 @@ impl CodeSpace {
             packed,
             lookup,
             table: None,
-            blocks: std::sync::OnceLock::new(),
+            pool: std::sync::OnceLock::new(),
         })
     }
 
@@ -93,18 +93,18 @@ impl CodeSpace {
         self.table.as_ref().map(|t| &t[code.get() * n..(code.get() + 1) * n])
     }
 
-    /// Every code in [`CodeBlocks`] layout, for scoring 32 guesses at once (built on first use).
-    pub fn blocks(&self) -> &CodeBlocks {
-        self.blocks.get_or_init(|| CodeBlocks::new(&self.game, &self.codes))
+    /// Every code laid out for scoring 32 guesses at once (built on first use).
+    pub fn pool(&self) -> &CodePool {
+        self.pool.get_or_init(|| CodePool::new(self, self.all_indices()))
     }
 
-    /// The feedback index of a raw key `(b << 4) | t` from [`CodeBlocks`].
+    /// The feedback index of a raw key `(b << 4) | t` from [`CodeBlocks`](crate::CodeBlocks).
     #[inline(always)]
     pub fn feedback_of_raw(&self, raw: u8) -> usize {
         self.lookup[raw as usize] as usize
     }
 
-    /// The raw key `(b << 4) | t` ([`CodeBlocks`]) of each feedback, in feedback order.
+    /// The raw key `(b << 4) | t` ([`CodeBlocks`](crate::CodeBlocks)) of each feedback, in feedback order.
     pub fn raw_keys(&self) -> Vec<u8> {
         (0..self.scheme.len())
             .map(|i| {

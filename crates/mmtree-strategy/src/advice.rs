@@ -2,11 +2,12 @@
 
 use std::cmp::Ordering;
 
-use rayon::prelude::*;
-
-use mmtree_core::{CodeIndex, CodeSpace, Counts, FeedbackIndex, MAX_FEEDBACKS};
+use mmtree_core::{
+    CodeIndex, CodeSpace, Counts, Cut, Detail, FeedbackIndex, Fold, Guesses, Partition, Scan, MAX_FEEDBACKS,
+};
 
 use crate::rule::GuessRule;
+use crate::valuation::Valuation;
 
 /// One guess of a ranking: its one-step value and partition table.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,35 +44,79 @@ pub fn rank_guesses(space: &CodeSpace, rule: &GuessRule, candidates: &[CodeIndex
     let valuation = rule.valuation;
     let f = space.scheme().len();
     let order = crate::lookahead::priority_order(space, rule, candidates);
-    let tables: Vec<Counts> = order
-        .par_iter()
-        .map(|&g| {
-            let mut counts: Counts = [0; MAX_FEEDBACKS];
-            space.count_parts(g, candidates, &mut counts);
-            counts
+    let scan = Scan::new(space, Guesses::List(&order), candidates).detail(Detail::Counts).parallel(true);
+    let ranked = scan.run(|| Top { valuation, top, kept: Vec::new() });
+    ranked
+        .kept
+        .into_iter()
+        .map(|t| RankedGuess {
+            guess: t.guess,
+            candidate: candidates.binary_search(&t.guess).is_ok(),
+            value: valuation.value(&t.counts[..f], candidates.len() as u32),
+            parts: (0..f)
+                .filter(|&r| t.counts[r] > 0)
+                .map(|r| (FeedbackIndex::from_index(r as u8), t.counts[r]))
+                .collect(),
         })
-        .collect();
-    let mut taken = vec![false; order.len()];
-    let mut out = Vec::new();
-    for _ in 0..top.min(order.len()) {
-        let mut best: Option<usize> = None;
-        for (i, table) in tables.iter().enumerate() {
-            if taken[i] {
-                continue;
-            }
-            if best.is_none_or(|b| valuation.compare(&table[..f], &tables[b][..f]) == Ordering::Less) {
-                best = Some(i);
-            }
-        }
-        let Some(i) = best else { break };
-        taken[i] = true;
-        let table = &tables[i];
-        out.push(RankedGuess {
-            guess: order[i],
-            candidate: candidates.binary_search(&order[i]).is_ok(),
-            value: valuation.value(&table[..f], candidates.len() as u32),
-            parts: (0..f).filter(|&r| table[r] > 0).map(|r| (FeedbackIndex::from_index(r as u8), table[r])).collect(),
-        });
+        .collect()
+}
+
+/// A scanned guess: position in priority order, key and partition table.
+struct Table {
+    position: usize,
+    guess: CodeIndex,
+    key: f64,
+    counts: Counts,
+}
+
+/// The `top` best guesses seen so far, best first (equal values by position).
+struct Top {
+    valuation: Valuation,
+    top: usize,
+    kept: Vec<Table>,
+}
+
+impl Top {
+    /// `a` before `b`: better value, or equal value and earlier.
+    fn before(&self, a: &Table, b: &Table) -> bool {
+        let value = if self.valuation.needs_exact(a.key, b.key) {
+            self.valuation.compare(&a.counts, &b.counts)
+        } else {
+            a.key.partial_cmp(&b.key).unwrap_or(Ordering::Equal)
+        };
+        value.then(a.position.cmp(&b.position)) == Ordering::Less
     }
-    out
+
+    fn insert(&mut self, table: Table) {
+        let at = self.kept.iter().position(|k| self.before(&table, k)).unwrap_or(self.kept.len());
+        if at < self.top {
+            self.kept.insert(at, table);
+            self.kept.truncate(self.top);
+        }
+    }
+}
+
+impl Fold for Top {
+    fn cut(&self) -> Cut {
+        match self.kept.get(self.top.saturating_sub(1)) {
+            Some(last) if self.kept.len() == self.top => self.valuation.cut(last.key),
+            _ => Cut::Never,
+        }
+    }
+
+    #[inline]
+    fn visit(&mut self, p: &Partition) -> bool {
+        let mut counts: Counts = [0; MAX_FEEDBACKS];
+        let table = p.counts();
+        counts[..table.len()].copy_from_slice(&table);
+        self.insert(Table { position: p.position(), guess: p.guess(), key: self.valuation.key_of(p), counts });
+        true
+    }
+
+    fn merge(mut self, later: Self) -> Self {
+        for table in later.kept {
+            self.insert(table);
+        }
+        self
+    }
 }

@@ -1,4 +1,5 @@
-//! Choosing guesses: the one-step valuations, the guess rule, and the tree builder.
+//! Choosing guesses: the one-step valuations, the guess rule, the tree builder, the
+//! look-ahead, the advisor and the exact search.
 //!
 //! # Brief overview
 //!
@@ -12,6 +13,12 @@
 //!   advisor).
 //! * [`Solver`] applies a rule on a [`mmtree_core::CodeSpace`] and builds the complete
 //!   [`mmtree_core::StrategyTree`] by recursive partitioning, in parallel, deterministically.
+//! * [`OptimalSearch`] finds a strategy of least total (or least maximum) by branch and
+//!   bound.
+//!
+//! Every search scores guesses through the core's partition scanner
+//! ([`mmtree_core::Scan`]) and scores one guess per class of the history's symmetry
+//! ([`mmtree_core::Symmetry`]); the choices are exactly those of the plain rules.
 //!
 //! ```
 //! use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
@@ -27,9 +34,7 @@ mod advice;
 mod builder;
 mod lookahead;
 mod optimal;
-mod perm;
 mod rule;
-mod scan;
 mod simple;
 mod valuation;
 

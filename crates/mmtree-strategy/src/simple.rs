@@ -4,17 +4,7 @@
 
 use mmtree_core::{CodeIndex, CodeSpace, Counts, MAX_FEEDBACKS};
 
-use crate::rule::{GuessRule, Method, Ties};
-
-/// The guess of a non-default [`Method`], or `None` for one-step rules (the builder's scan).
-pub(crate) fn special_choice(space: &CodeSpace, rule: &GuessRule, candidates: &[CodeIndex]) -> Option<CodeIndex> {
-    match rule.method {
-        Method::OneStep => None,
-        Method::FirstCandidate => Some(first_candidate(rule.ties, candidates)),
-        Method::Human => Some(human_guess(space, candidates)),
-        Method::Lookahead2 => Some(crate::lookahead::choose(space, rule, candidates)),
-    }
-}
+use crate::rule::Ties;
 
 /// Shapiro's simple strategy: the smallest candidate ([`Ties::Smallest`]) or the largest.
 ///

@@ -5,6 +5,8 @@ use std::cmp::Ordering;
 use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
 
+use mmtree_core::{xlogx, Cut, Detail, Partition};
+
 /// Whether the smallest or the largest value of a valuation is best.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Best {
@@ -102,22 +104,52 @@ impl Valuation {
         }
     }
 
-    /// [`Valuation::key`] reading only the `touched` feedback indices (the others are 0).
+    /// [`Valuation::key`] of a scanned partition, from the statistic it rests on.
     #[inline]
-    pub(crate) fn key_sparse(self, counts: &[u32], touched: &[u8]) -> f64 {
-        let sizes = touched.iter().map(|&x| counts[x as usize]);
+    pub(crate) fn key_of(self, p: &Partition) -> f64 {
         match self {
-            Valuation::Minimax => f64::from(sizes.max().unwrap_or(0)),
-            Valuation::ExpectedSize => sizes.map(|s| u64::from(s) * u64::from(s)).sum::<u64>() as f64,
-            Valuation::Entropy => sizes.map(xlogx).sum(),
-            Valuation::MostParts => -(touched.len() as f64),
+            Valuation::Minimax => f64::from(p.largest()),
+            Valuation::ExpectedSize => p.sum_squares() as f64,
+            Valuation::Entropy => p.xlogx(),
+            Valuation::MostParts => -f64::from(p.parts()),
         }
     }
 
-    /// Whether two keys may be a tie that floats cannot settle.
+    /// The partitions that cannot beat a guess of key `best` strictly, in the scanner's terms
+    /// (for entropy, beyond a margin wider than float noise, so no exact tie is cut).
+    #[inline]
+    pub(crate) fn cut(self, best: f64) -> Cut {
+        match self {
+            Valuation::Minimax => Cut::Largest(best as u32),
+            Valuation::ExpectedSize => Cut::SumSquares(best as u64),
+            Valuation::Entropy => Cut::XLogX(best + 1e-6 * (1.0 + best.abs())),
+            Valuation::MostParts => Cut::Parts((-best) as u32),
+        }
+    }
+
+    /// What a scan must prepare for [`Valuation::key_of`] and exact ties.
+    pub(crate) fn detail(self) -> Detail {
+        match self {
+            Valuation::Entropy => Detail::Sizes,
+            _ => Detail::Moments,
+        }
+    }
+
+    /// The key of the union of two multisets of parts from their keys (a maximum for minimax,
+    /// a sum for the others).
+    #[inline]
+    pub(crate) fn combine(self, a: f64, b: f64) -> f64 {
+        match self {
+            Valuation::Minimax => a.max(b),
+            _ => a + b,
+        }
+    }
+
+    /// Whether two keys may be a tie that floats cannot settle (two entropy keys of exactly 0
+    /// are a tie: only parts of at most one code give 0).
     #[inline]
     pub(crate) fn needs_exact(self, a: f64, b: f64) -> bool {
-        self == Valuation::Entropy && (a - b).abs() <= 1e-7 * (1.0 + a.abs())
+        self == Valuation::Entropy && (a - b).abs() <= 1e-7 * (1.0 + a.abs()) && (a != 0.0 || b != 0.0)
     }
 
     /// Exact comparison of two partition tables of the same candidate set:
@@ -171,16 +203,3 @@ fn prime_exponents(sizes: &[u32]) -> Vec<(u32, u64)> {
     }
     map.into_iter().collect()
 }
-
-/// `s log2 s`, from a table for the sizes that dominate the hot loop.
-#[inline(always)]
-pub(crate) fn xlogx(s: u32) -> f64 {
-    match XLOGX_TABLE.get(s as usize) {
-        Some(&v) => v,
-        None => f64::from(s) * f64::from(s).log2(),
-    }
-}
-
-static XLOGX_TABLE: std::sync::LazyLock<Vec<f64>> = std::sync::LazyLock::new(|| {
-    (0..4096u32).map(|s| if s < 2 { 0.0 } else { f64::from(s) * f64::from(s).log2() }).collect()
-});

@@ -1,0 +1,187 @@
+//! The kernels against the literal scoring formula, path by path.
+
+use super::*;
+use crate::game::GameSpec;
+use crate::scan::Cut;
+use crate::score::score_reference;
+
+fn raw(game: &Game, g: &Code, s: &Code) -> u8 {
+    let fb = score_reference(game, g, s);
+    match game.feedback_kind() {
+        FeedbackKind::BlackWhite => (fb.black << 4) | (fb.black + fb.white),
+        FeedbackKind::Black => (fb.black << 4) | fb.black,
+    }
+}
+
+fn games() -> Vec<Game> {
+    let mut specs = vec![GameSpec::mastermind(4, 6), GameSpec::mastermind(3, 9), GameSpec::mastermind(2, 20)];
+    let mut bc = GameSpec::mastermind(4, 10);
+    bc.variant = crate::Variant::Distinct;
+    specs.push(bc);
+    let mut black = GameSpec::mastermind(5, 3);
+    black.feedback = FeedbackKind::Black;
+    specs.push(black);
+    specs.into_iter().map(|s| Game::new(s).unwrap()).collect()
+}
+
+fn codes(game: &Game) -> Vec<Code> {
+    let space = crate::CodeSpace::new(*game, crate::MemoryLimit(1 << 30)).unwrap();
+    space.iter().map(|(_, c)| c).step_by(7).collect()
+}
+
+#[test]
+fn keys_match_the_reference_on_every_path() {
+    for game in games() {
+        let codes = codes(&game);
+        let blocks = CodeBlocks::new(&game, &codes);
+        for g in codes.iter().step_by(5) {
+            let probe = Probe::new(g);
+            let expected: Vec<u8> = codes.iter().map(|s| raw(&game, g, s)).collect();
+            let mut fast = Vec::new();
+            blocks.try_for_each_block(&probe, |keys, valid| {
+                fast.extend_from_slice(&keys[..valid]);
+                true
+            });
+            let mut scalar = Vec::new();
+            blocks.try_for_each_block_scalar(&probe, |keys, valid| {
+                scalar.extend_from_slice(&keys[..valid]);
+                true
+            });
+            assert_eq!(fast, expected, "{game:?} {g:?}");
+            assert_eq!(scalar, expected, "{game:?} {g:?}");
+        }
+    }
+}
+
+#[test]
+fn partitions_match_a_direct_count() {
+    for game in games() {
+        let codes = codes(&game);
+        let blocks = CodeBlocks::new(&game, &codes);
+        for m in [0, 1, 2, 7, 33, MAX_PROBES] {
+            let secrets: Vec<Code> = codes.iter().rev().step_by(3).take(m).copied().collect();
+            let m = secrets.len();
+            let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
+            let mut fast = Vec::new();
+            blocks.for_each_partition((0..blocks.blocks()).rev(), &probes, true, Cut::Never, |b, stats, ranks| {
+                fast.push((b, stats.clone(), ranks.to_vec()));
+                Some(Cut::Never)
+            });
+            let mut scalar = Vec::new();
+            blocks.for_each_partition_scalar((0..blocks.blocks()).rev(), &probes, true, |b, stats, ranks| {
+                scalar.push((b, stats.clone(), ranks.to_vec()));
+                Some(Cut::Never)
+            });
+            assert_eq!(fast, scalar);
+            for (b, stats, ranks) in &fast {
+                for lane in 0..blocks.block_len(*b) {
+                    let g = &codes[b * BLOCK + lane];
+                    let mut sizes = std::collections::HashMap::new();
+                    for s in &secrets {
+                        *sizes.entry(raw(&game, g, s)).or_insert(0u32) += 1;
+                    }
+                    let largest = sizes.values().copied().max().unwrap_or(0);
+                    assert_eq!(u32::from(stats.largest[lane]), largest);
+                    assert_eq!(stats.sum_squares[lane], sizes.values().map(|s| s * s).sum::<u32>());
+                    assert_eq!(usize::from(stats.parts[lane]), sizes.len());
+                    let mut from_ranks: Vec<u32> = sizes.values().copied().collect();
+                    from_ranks.sort_unstable();
+                    let mut rank_sizes: Vec<u32> = (0..m)
+                        .filter(|&j| ranks[j][lane] == 0)
+                        .map(|j| {
+                            let key = raw(&game, g, &secrets[j]);
+                            secrets.iter().filter(|s| raw(&game, g, s) == key).count() as u32
+                        })
+                        .collect();
+                    rank_sizes.sort_unstable();
+                    assert_eq!(rank_sizes, from_ranks);
+                    assert!((0..m).all(|j| (ranks[j][lane] as usize) < sizes[&raw(&game, g, &secrets[j])] as usize));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn histograms_match_a_direct_count() {
+    for game in games() {
+        let codes = codes(&game);
+        let secrets: Vec<Code> = codes.iter().rev().step_by(2).take(300).copied().collect();
+        let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
+        let mut blocks = CodeBlocks::new(&game, &[]);
+        for batch in codes.chunks(BLOCK - 3) {
+            blocks.refill(batch);
+            let mut hist = [[0u16; 256]; BLOCK];
+            blocks.histograms(0, &probes, &mut hist);
+            for (lane, g) in batch.iter().enumerate() {
+                let mut expected = [0u16; 256];
+                for s in &secrets {
+                    expected[raw(&game, g, s) as usize] += 1;
+                }
+                assert_eq!(hist[lane], expected, "{game:?} {g:?}");
+            }
+            assert!(hist[batch.len()..].iter().all(|h| h.iter().all(|&c| c == 0)));
+        }
+    }
+}
+
+#[test]
+fn raw_keys_name_the_feedbacks() {
+    for game in games() {
+        let space = crate::CodeSpace::new(game, crate::MemoryLimit(1 << 30)).unwrap();
+        let raws = space.raw_keys();
+        for (gi, g) in space.iter().step_by(11) {
+            for (si, s) in space.iter().step_by(13) {
+                let (key, fb) = (raw(&game, &g, &s), space.feedback(gi, si).get());
+                assert_eq!(space.feedback_of_raw(key), fb);
+                assert_eq!(raws[fb], key);
+            }
+        }
+    }
+}
+
+#[test]
+fn hopeless_blocks_report_values_past_the_bound() {
+    for game in games() {
+        let codes = codes(&game);
+        let blocks = CodeBlocks::new(&game, &codes);
+        let secrets: Vec<Code> = codes.iter().rev().step_by(3).take(40).copied().collect();
+        let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
+        let mut exact = Vec::new();
+        blocks.for_each_partition(0..blocks.blocks(), &probes, false, Cut::Never, |_, stats, _| {
+            exact.push(stats.clone());
+            Some(Cut::Never)
+        });
+        let m = probes.len() as u32;
+        for bound in [
+            Cut::Largest(2),
+            Cut::Largest(4),
+            Cut::Parts(5),
+            Cut::Parts(20),
+            Cut::SumSquares(u64::from(m) + 10),
+            Cut::SumSquares(3 * u64::from(m)),
+        ] {
+            let mut cut = Vec::new();
+            blocks.for_each_partition(0..blocks.blocks(), &probes, false, bound, |_, stats, _| {
+                cut.push(stats.clone());
+                Some(bound)
+            });
+            for (got, want) in cut.iter().zip(&exact) {
+                for lane in 0..BLOCK {
+                    let past = match bound {
+                        Cut::Never | Cut::XLogX(_) => false,
+                        Cut::Largest(c) => u32::from(got.largest[lane]) >= c && u32::from(want.largest[lane]) >= c,
+                        Cut::Parts(p) => u32::from(got.parts[lane]) <= p && u32::from(want.parts[lane]) <= p,
+                        Cut::SumSquares(c) => {
+                            u64::from(got.sum_squares[lane]) >= c && u64::from(want.sum_squares[lane]) >= c
+                        }
+                    };
+                    let same = got.largest[lane] == want.largest[lane]
+                        && got.parts[lane] == want.parts[lane]
+                        && got.sum_squares[lane] == want.sum_squares[lane];
+                    assert!(same || past, "{game:?} {bound:?} lane {lane}: {got:?} vs {want:?}");
+                }
+            }
+        }
+    }
+}

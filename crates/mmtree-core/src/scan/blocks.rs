@@ -1,0 +1,190 @@
+//! 32 guesses at a time, with the [`CodeBlocks`] kernels: pairwise partitions for a few
+//! candidates (each lane's partition read off equal feedbacks, no histogram), and 32
+//! histograms at once for many.
+
+use std::ops::Range;
+
+use super::partition::{xlogx_floor, Partition, Shape};
+use super::{CodePool, Cut, Fold, Guesses, Scan};
+use crate::feedback::MAX_FEEDBACKS;
+use crate::lanes::{CodeBlocks, LaneStats, ProbeSet, BLOCK};
+use crate::space::Counts;
+
+/// The lanes of a block in the scan's order, with their positions: lanes of a pool's block
+/// `b` in increasing order, or decreasing when the pool is scanned from its end.
+fn lanes(scan: &Scan, b: usize, valid: usize) -> impl Iterator<Item = (usize, usize)> + use<> {
+    let (reversed, len) = match scan.guesses {
+        Guesses::Pool(pool, reversed) => (reversed, pool.len()),
+        Guesses::List(_) | Guesses::Increasing(_) => (false, 0),
+    };
+    (0..valid).map(move |i| {
+        if reversed {
+            let lane = valid - 1 - i;
+            (lane, len - 1 - (b * BLOCK + lane))
+        } else {
+            (i, b * BLOCK + i)
+        }
+    })
+}
+
+/// The pool's block at visit unit `unit` (blocks are visited from the last when reversed).
+fn block_of<'a>(scan: &Scan<'a>, unit: usize) -> (&'a CodeBlocks, usize) {
+    match scan.guesses {
+        Guesses::Pool(pool, reversed) => {
+            let count = pool.blocks.blocks();
+            (&pool.blocks, if reversed { count - 1 - unit } else { unit })
+        }
+        Guesses::List(_) | Guesses::Increasing(_) => unreachable!("BUG: a list has no blocks"),
+    }
+}
+
+/// Pairwise partitions of the pool's blocks at visit units `units` against the candidates
+/// (`probes`, at most [`crate::MAX_PROBES`]); `ranks` keeps each candidate's rank in its
+/// part, for sizes and `sum s log2 s` without counting again.
+pub(super) fn pairwise<F: Fold>(
+    scan: &Scan,
+    units: Range<usize>,
+    probes: &ProbeSet,
+    ranks: bool,
+    fold: &mut F,
+) -> bool {
+    let m = scan.candidates.len();
+    let Guesses::Pool(pool, reversed) = scan.guesses else { unreachable!("BUG: a list has no blocks") };
+    let order = units.map(|u| block_of(scan, u).1);
+    pool.blocks.for_each_partition(order, probes, ranks, fold.cut(), |b, stats, lane_ranks| {
+        visit_lanes(scan, pool, reversed, b, stats, lane_ranks, m, fold).then(|| fold.cut())
+    })
+}
+
+/// Shows the fold the lanes of block `b` that are not past its cut, in scan order; `false`
+/// if it stopped. Kept out of the kernel's loop, which it would otherwise crowd.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn visit_lanes<F: Fold>(
+    scan: &Scan,
+    pool: &CodePool,
+    reversed: bool,
+    b: usize,
+    stats: &LaneStats,
+    ranks: &[[u8; BLOCK]],
+    m: usize,
+    fold: &mut F,
+) -> bool {
+    let valid = pool.blocks.block_len(b);
+    // Lanes that may pass the cut, found with integer compares the compiler vectorises;
+    // each is checked again as the fold's cut tightens.
+    let mut open = passing(stats, fold.cut());
+    if valid < BLOCK {
+        open &= (1u32 << valid) - 1;
+    }
+    while open != 0 {
+        let lane = if reversed { 31 - open.leading_zeros() as usize } else { open.trailing_zeros() as usize };
+        open &= !(1 << lane);
+        if rejects(stats, lane, fold.cut(), m) {
+            continue;
+        }
+        let index = b * BLOCK + lane;
+        let position = if reversed { pool.len() - 1 - index } else { index };
+        let shape = Shape::Lane { stats, lane, ranks };
+        let partition =
+            Partition { position, guess: pool.indices[index], shape, space: scan.space, candidates: scan.candidates };
+        if !fold.visit(&partition) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The lanes (bit per lane) whose statistics are not past `cut`.
+fn passing(stats: &LaneStats, cut: Cut) -> u32 {
+    match cut {
+        Cut::Never => u32::MAX,
+        Cut::Largest(c) => {
+            let mut mask = 0u32;
+            for (l, &v) in stats.largest.iter().enumerate() {
+                mask |= u32::from(u32::from(v) < c) << l;
+            }
+            mask
+        }
+        Cut::SumSquares(c) => {
+            let mut mask = 0u32;
+            for (l, &v) in stats.sum_squares.iter().enumerate() {
+                mask |= u32::from(u64::from(v) < c) << l;
+            }
+            mask
+        }
+        Cut::Parts(p) => {
+            let mut mask = 0u32;
+            for (l, &v) in stats.parts.iter().enumerate() {
+                mask |= u32::from(u32::from(v) > p) << l;
+            }
+            mask
+        }
+        // Its floor is cheap only lane by lane: left to `rejects`.
+        Cut::XLogX(_) => u32::MAX,
+    }
+}
+
+/// Whether lane `lane` is past `cut` (for `sum s log2 s`, its least possible value is).
+#[inline]
+fn rejects(stats: &LaneStats, lane: usize, cut: Cut, m: usize) -> bool {
+    let (largest, parts) = (usize::from(stats.largest[lane]), usize::from(stats.parts[lane]));
+    cut.rejects(largest as u32, u64::from(stats.sum_squares[lane]), parts as u32, || xlogx_floor(m, parts, largest))
+}
+
+/// Partition tables of the guesses at visit units `units` (blocks of a pool, or batches of 32
+/// of a list), 32 at a time, as histograms of the candidates' feedbacks (`probes`).
+pub(super) fn histograms<F: Fold>(scan: &Scan, units: Range<usize>, probes: &ProbeSet, fold: &mut F) -> bool {
+    let (space, candidates) = (scan.space, scan.candidates);
+    let raws = space.raw_keys();
+    let f = raws.len();
+    let mut hist = vec![[0u16; 256]; BLOCK];
+    let hist: &mut [[u16; 256]; BLOCK] = hist.as_mut_slice().try_into().expect("BLOCK rows");
+    let mut batch = CodeBlocks::new(space.game(), &[]);
+    let mut codes = Vec::with_capacity(BLOCK);
+    let mut counts: Counts = [0; MAX_FEEDBACKS];
+    for unit in units {
+        let (blocks, b) = match scan.guesses {
+            Guesses::Pool(..) => block_of(scan, unit),
+            Guesses::List(list) | Guesses::Increasing(list) => {
+                let batch_range = unit * BLOCK..((unit + 1) * BLOCK).min(list.len());
+                codes.clear();
+                codes.extend(list[batch_range].iter().map(|&g| space.code(g)));
+                batch.refill(&codes);
+                (&batch, 0)
+            }
+        };
+        let valid = blocks.block_len(b);
+        blocks.histograms(b, probes, hist);
+        let mut go_on = true;
+        for (lane, position) in block_lanes(scan, unit, b, valid) {
+            let h = &mut hist[lane];
+            for (c, &raw) in counts.iter_mut().zip(&raws) {
+                *c = u32::from(std::mem::take(&mut h[raw as usize]));
+            }
+            if go_on {
+                let guess = scan.guesses.get(position);
+                let shape = Shape::Counts(&counts[..f]);
+                go_on = fold.visit(&Partition { position, guess, shape, space, candidates });
+            }
+        }
+        if !go_on {
+            return false;
+        }
+    }
+    true
+}
+
+/// The lanes of visit unit `unit` with their positions (see [`lanes`]; a list's batch holds
+/// positions `unit * 32..` in lane order).
+fn block_lanes<'a>(
+    scan: &'a Scan,
+    unit: usize,
+    b: usize,
+    valid: usize,
+) -> Box<dyn Iterator<Item = (usize, usize)> + 'a> {
+    match scan.guesses {
+        Guesses::Pool(..) => Box::new(lanes(scan, b, valid)),
+        Guesses::List(_) | Guesses::Increasing(_) => Box::new((0..valid).map(move |lane| (lane, unit * BLOCK + lane))),
+    }
+}

@@ -1,0 +1,187 @@
+//! Streaming the candidates' rows of the feedback table. The score is symmetric, so the row of
+//! a candidate `c` holds `s(g, c)` for every guess `g`: reading the candidates' rows and
+//! counting into a small block of guesses' tables reads the table sequentially, where reading
+//! it guess by guess would miss the cache on nearly every load once the table outgrows it.
+//!
+//! The same streaming gathers, per guess, only the set of feedbacks that occur (a bit mask),
+//! for callers that need nothing more.
+
+use std::ops::Range;
+
+use super::partition::{Partition, Shape};
+use super::{Fold, Scan};
+use crate::code::CodeIndex;
+
+/// Guesses counted together; their tables (`ROWS_BLOCK * |feedbacks|` counters) stay in L1.
+const ROWS_BLOCK: usize = 128;
+/// Guesses whose feedback masks are gathered together.
+const MASK_BLOCK: usize = 512;
+
+/// The candidates' table rows.
+fn rows<'s>(scan: &Scan<'s>) -> Vec<&'s [u8]> {
+    scan.candidates.iter().map(|&c| scan.space.table_row(c).expect("BUG: streaming rows without a table")).collect()
+}
+
+/// Partition tables of the guesses at positions `range`, counted from the streamed rows.
+pub(super) fn tables<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool {
+    let f = scan.space.scheme().len();
+    let rows = rows(scan);
+    let contiguous = scan.guesses.contiguous();
+    let mut counts = vec![0u32; ROWS_BLOCK * f];
+    let mut start = range.start;
+    while start < range.end {
+        let len = ROWS_BLOCK.min(range.end - start);
+        counts[..len * f].fill(0);
+        match contiguous {
+            // Positions are code indices: each row is read as one slice.
+            Some(first) => {
+                let from = first + start;
+                for row in &rows {
+                    for (j, &fb) in row[from..from + len].iter().enumerate() {
+                        counts[j * f + fb as usize] += 1;
+                    }
+                }
+            }
+            None => {
+                let guesses = scan.guesses.slice(start..start + len);
+                for row in &rows {
+                    for (j, g) in guesses.iter().enumerate() {
+                        counts[j * f + row[g.get()] as usize] += 1;
+                    }
+                }
+            }
+        }
+        for j in 0..len {
+            let shape = Shape::Counts(&counts[j * f..(j + 1) * f]);
+            let (space, candidates) = (scan.space, scan.candidates);
+            let partition =
+                Partition { position: start + j, guess: scan.guesses.get(start + j), shape, space, candidates };
+            if !fold.visit(&partition) {
+                return false;
+            }
+        }
+        start += len;
+    }
+    true
+}
+
+/// The feedback masks of the guesses at positions `range` (at most 32 feedbacks), from the
+/// streamed rows when there is a table, else scored guess by guess.
+pub(super) fn masks<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor supports both features (checked just above).
+            return unsafe { masks_avx2(scan, range, fold) };
+        }
+    }
+    masks_plain(scan, range, fold)
+}
+
+/// [`masks`] compiled for AVX2 and POPCNT, with the fold inlined: callers count the
+/// feedbacks of each mask.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn masks_avx2<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool {
+    masks_plain(scan, range, fold)
+}
+
+#[inline(always)]
+fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool {
+    let (space, candidates) = (scan.space, scan.candidates);
+    assert!(space.scheme().len() <= 32, "BUG: feedback masks need at most 32 feedbacks");
+    let mut visit = |i: usize, g: CodeIndex, mask: u32| {
+        // Counted here, where the processor's popcount is enabled.
+        let shape = Shape::Feedbacks { mask, parts: mask.count_ones() };
+        fold.visit(&Partition { position: i, guess: g, shape, space, candidates })
+    };
+    if !space.has_table() {
+        return range.into_iter().all(|i| {
+            let g = scan.guesses.get(i);
+            let mut mask = 0u32;
+            space.for_each_feedback(g, candidates, |f| mask |= 1 << f);
+            visit(i, g, mask)
+        });
+    }
+    let rows = rows(scan);
+    let mut masks = [0u32; MASK_BLOCK];
+    if let Some(list) = scan.guesses.increasing().map(|l| &l[range.clone()]).filter(|l| l.len() * 3 > space.len()) {
+        // Many increasing guesses (a third of the codes or more): the vectorised pass over every
+        // code between the first and the last, skipping the others, beats gathering their columns.
+        debug_assert!(list.windows(2).all(|w| w[0] < w[1]), "BUG: guesses said increasing are not");
+        let (first, end) = (list[0].get(), list[list.len() - 1].get() + 1);
+        let mut next = 0;
+        let mut code = first;
+        while code < end {
+            let len = MASK_BLOCK.min(end - code);
+            let masks = &mut masks[..len];
+            masks.fill(0);
+            or_rows(&rows, code, masks);
+            for (j, &mask) in masks.iter().enumerate() {
+                if list[next].get() == code + j {
+                    if !visit(range.start + next, list[next], mask) {
+                        return false;
+                    }
+                    next += 1;
+                }
+            }
+            code += len;
+        }
+        return true;
+    }
+    let mut start = range.start;
+    while start < range.end {
+        let len = MASK_BLOCK.min(range.end - start);
+        let masks = &mut masks[..len];
+        masks.fill(0);
+        match scan.guesses.contiguous() {
+            Some(first) => or_rows(&rows, first + start, masks),
+            None => {
+                let guesses = scan.guesses.slice(start..start + len);
+                for row in &rows {
+                    for (mask, g) in masks.iter_mut().zip(guesses.iter()) {
+                        *mask |= 1 << row[g.get()];
+                    }
+                }
+            }
+        }
+        for (j, &mask) in masks.iter().enumerate() {
+            if !visit(start + j, scan.guesses.get(start + j), mask) {
+                return false;
+            }
+        }
+        start += len;
+    }
+    true
+}
+
+/// `masks[j] |= 1 << row[start + j]` for every row: the hot loop of small sets, vectorised
+/// with AVX2's variable shifts where the processor has them.
+fn or_rows(rows: &[&[u8]], start: usize, masks: &mut [u32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            unsafe { or_rows_avx2(rows, start, masks) };
+            return;
+        }
+    }
+    or_rows_plain(rows, start, masks);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn or_rows_avx2(rows: &[&[u8]], start: usize, masks: &mut [u32]) {
+    or_rows_plain(rows, start, masks);
+}
+
+#[inline(always)]
+fn or_rows_plain(rows: &[&[u8]], start: usize, masks: &mut [u32]) {
+    let len = masks.len();
+    for row in rows {
+        let row = &row[start..start + len];
+        for (mask, &f) in masks.iter_mut().zip(row) {
+            *mask |= 1u32 << (f & 31);
+        }
+    }
+}

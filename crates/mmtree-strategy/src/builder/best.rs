@@ -1,0 +1,119 @@
+//! The running best guess of a one-step scan: the first guess, in priority order, whose
+//! valuation no later guess beats strictly, compared exactly.
+
+use std::cmp::Ordering;
+
+use mmtree_core::{CodeIndex, Counts, Cut, Fold, Partition, MAX_FEEDBACKS};
+
+use crate::valuation::Valuation;
+
+/// The most balanced split of `m` codes into `f` parts: a bound no guess can beat under
+/// any of the four valuations.
+pub(crate) fn ideal_partition(m: usize, f: usize) -> Counts {
+    let mut counts: Counts = [0; MAX_FEEDBACKS];
+    for (i, c) in counts[..f].iter_mut().enumerate() {
+        *c = (m / f + usize::from(i < m % f)) as u32;
+    }
+    counts
+}
+
+/// The best a guess can do on a candidate set: reaching it ends the scan.
+pub(super) struct Target {
+    key: f64,
+    sizes: Counts,
+}
+
+impl Target {
+    /// The ideal split of `m` candidates into `f` feedbacks, valued.
+    pub(super) fn ideal(valuation: Valuation, m: usize, f: usize) -> Target {
+        let mut sizes = ideal_partition(m, f);
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        Target { key: valuation.key(&sizes[..f]), sizes }
+    }
+}
+
+/// A guess found in a scan: its position in priority order, key and part sizes (kept for
+/// entropy, whose near-equal keys are settled on the sizes).
+#[derive(Clone)]
+pub(super) struct Candidate {
+    pub(super) position: usize,
+    pub(super) guess: CodeIndex,
+    key: f64,
+    sizes: Counts,
+}
+
+/// The best guess of a scan so far, and whether it reached the target.
+#[derive(Clone)]
+pub(super) struct BestGuess<'t> {
+    valuation: Valuation,
+    target: &'t Target,
+    /// Position of the scan's first guess in the whole priority order.
+    offset: usize,
+    pub(super) best: Option<Candidate>,
+    pub(super) reached: bool,
+}
+
+impl<'t> BestGuess<'t> {
+    /// A scan of guesses from position `offset` on, after `best` from earlier positions.
+    pub(super) fn new(valuation: Valuation, target: &'t Target, offset: usize, best: Option<Candidate>) -> Self {
+        BestGuess { valuation, target, offset, best, reached: false }
+    }
+}
+
+impl Fold for BestGuess<'_> {
+    fn cut(&self) -> Cut {
+        self.best.as_ref().map_or(Cut::Never, |b| self.valuation.cut(b.key))
+    }
+
+    #[inline]
+    fn visit(&mut self, p: &Partition) -> bool {
+        let v = self.valuation;
+        let key = v.key_of(p);
+        let entropy = v == Valuation::Entropy;
+        let mut sizes: Option<Counts> = None;
+        if let Some(b) = &self.best {
+            if compare(v, key, || *sizes.insert(p.sizes()), b.key, &b.sizes) != Ordering::Less {
+                return true;
+            }
+        }
+        let sizes = if entropy { sizes.unwrap_or_else(|| p.sizes()) } else { [0; MAX_FEEDBACKS] };
+        let reached = compare(v, key, || sizes, self.target.key, &self.target.sizes) != Ordering::Greater;
+        self.best = Some(Candidate { position: self.offset + p.position(), guess: p.guess(), key, sizes });
+        self.reached = reached;
+        !reached
+    }
+
+    fn merge(self, later: Self) -> Self {
+        let reached = self.reached || later.reached;
+        let best = match (self.best, later.best) {
+            (Some(a), Some(b)) => Some(better(self.valuation, a, b)),
+            (a, b) => a.or(b),
+        };
+        BestGuess { best, reached, ..self }
+    }
+}
+
+/// Exact comparison of a guess (key, sizes on demand) with a known one (`Less`: the first is
+/// better). Sizes are largest first ([`Partition::sizes`]), so equal multisets are equal arrays.
+#[inline]
+fn compare(valuation: Valuation, ka: f64, a: impl FnOnce() -> Counts, kb: f64, b: &Counts) -> Ordering {
+    if !valuation.needs_exact(ka, kb) {
+        return ka.partial_cmp(&kb).unwrap_or(Ordering::Equal);
+    }
+    let a = a();
+    if a == *b {
+        Ordering::Equal
+    } else {
+        valuation.compare(&a, b)
+    }
+}
+
+/// The better of two chunk winners; on equal value, the earlier in priority order.
+fn better(valuation: Valuation, a: Candidate, b: Candidate) -> Candidate {
+    match compare(valuation, a.key, || a.sizes, b.key, &b.sizes) {
+        Ordering::Less => a,
+        Ordering::Greater => b,
+        Ordering::Equal if a.position <= b.position => a,
+        Ordering::Equal => b,
+    }
+}

@@ -1,0 +1,191 @@
+//! Lower bounds on the cost of a candidate set, from the perfect tree: with `b` non-winning
+//! feedbacks at most 1 secret is found by the next guess, `b` by the one after, `b²` by the
+//! third, …, so filling that tree level by level bounds the total of any strategy, and `m`
+//! above the capacity of `D` levels proves a depth limit infeasible. Small sets get a sharper
+//! bound, or their optimum, from their candidates' own partitions.
+
+use mmtree_core::{CodeIndex, CodeSpace, Detail, Fold, Guesses, Partition, Scan};
+
+use super::{INFINITE, UNLIMITED};
+use crate::rule::Pool;
+
+/// The perfect-tree bounds of one game.
+pub(super) struct Bounds {
+    /// Non-winning feedbacks.
+    pub(super) branching: u64,
+    /// `lower[m]`: the perfect-tree bound for `m` codes.
+    pub(super) lower: Vec<u32>,
+    /// `outside[m]`: least sum of `lower` over at most `branching` parts of `m` codes in all,
+    /// so `m + outside[m]` bounds any guess that is not a candidate.
+    outside: Vec<u32>,
+    /// Largest `c` with `lower[i] = 2i - 1` for every `1 <= i <= c`.
+    pub(super) linear: usize,
+    /// `capacities[d]`: most secrets `d` guesses can settle.
+    capacities: Vec<u64>,
+}
+
+/// What a small set's candidates prove.
+pub(super) enum Small {
+    /// The optimum and an optimal guess.
+    Exact(u32, CodeIndex),
+    /// A lower bound on the optimum.
+    Lower(u32),
+    /// Nothing (the set is too large or the depth too small).
+    Unknown,
+}
+
+impl Bounds {
+    pub(super) fn new(space: &CodeSpace) -> Bounds {
+        let branching = (space.scheme().len() as u64).saturating_sub(1).max(1);
+        let lower = perfect_bounds(space.len(), branching);
+        let outside = outside_bounds(&lower, branching);
+        let linear = (1..lower.len()).take_while(|&c| lower[c] as usize == 2 * c - 1).last().unwrap_or(0);
+        let capacities = (0..UNLIMITED)
+            .map(|d| {
+                let (mut cap, mut level) = (0u64, 1u64);
+                for _ in 0..d {
+                    cap = cap.saturating_add(level);
+                    level = level.saturating_mul(branching);
+                }
+                cap
+            })
+            .collect();
+        Bounds { branching, lower, outside, linear, capacities }
+    }
+
+    /// Secrets `depth` guesses can settle at most.
+    #[inline]
+    pub(super) fn capacity(&self, depth: u8) -> u64 {
+        if depth == UNLIMITED {
+            u64::MAX
+        } else {
+            self.capacities[depth as usize]
+        }
+    }
+
+    /// The admissible bound of `m` codes within `depth` guesses (`INFINITE`: impossible).
+    #[inline]
+    pub(super) fn bound(&self, m: usize, depth: u8) -> u32 {
+        if depth != UNLIMITED && (m as u64) > self.capacity(depth) {
+            INFINITE
+        } else {
+            self.lower[m]
+        }
+    }
+
+    /// For a small set, from its candidates alone (`|K|²` scorings instead of a scan of the
+    /// whole pool): an optimal guess, or a lower bound on the cost.
+    ///
+    /// A candidate whose non-winning parts all have at most 2 codes has the exact cost `|K|`
+    /// plus 1 per single and 3 per pair. Let `C` be the least such cost. Every other candidate
+    /// costs at least its bound, and every non-candidate at least `|K| + outside[|K|]` (each
+    /// code needs this guess and a perfect tree under at most `b` parts). If `C` is at most all
+    /// of these, it is optimal; the first candidate in code order reaching it is played.
+    /// Otherwise the least of them all bounds the cost.
+    pub(super) fn small_set(&self, space: &CodeSpace, pool: Pool, set: &[CodeIndex], depth: u8) -> Small {
+        let m = set.len();
+        // Parts of 2 need 2 more guesses, singles 1; larger sets never qualify.
+        if depth < 3 || (m as u64) > 2 * self.branching + 1 {
+            return Small::Unknown;
+        }
+        let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
+        let other = if pool == Pool::All { (m as u32).saturating_add(self.outside[m]) } else { INFINITE };
+        let win = space.scheme().win().get();
+        let scan = Scan::new(space, Guesses::List(set), set).detail(Detail::Counts);
+        let found = scan.run(|| SmallSet { bounds: self, m, win, child_depth, exact: None, other_bound: other });
+        match found.exact {
+            Some((cost, g)) if cost <= found.other_bound => Small::Exact(cost, g),
+            Some((cost, _)) => Small::Lower(cost.min(found.other_bound)),
+            None => Small::Lower(found.other_bound),
+        }
+    }
+}
+
+/// The candidates of a small set as guesses: the least exact cost of those whose parts all
+/// have at most 2 codes, and the least bound of the others.
+struct SmallSet<'b> {
+    bounds: &'b Bounds,
+    m: usize,
+    win: usize,
+    child_depth: u8,
+    exact: Option<(u32, CodeIndex)>,
+    other_bound: u32,
+}
+
+impl Fold for SmallSet<'_> {
+    fn cut(&self) -> mmtree_core::Cut {
+        mmtree_core::Cut::Never
+    }
+
+    #[inline(always)]
+    fn visit(&mut self, p: &Partition) -> bool {
+        let mut cost = self.m as u32;
+        let (mut small, mut splits) = (true, true);
+        for (f, &c) in p.counts().iter().enumerate() {
+            if c > 0 && f != self.win {
+                small &= c <= 2;
+                splits &= c as usize != self.m;
+                cost = cost.saturating_add(self.bounds.bound(c as usize, self.child_depth));
+            }
+        }
+        if small {
+            if self.exact.is_none_or(|(best, _)| cost < best) {
+                self.exact = Some((cost, p.guess()));
+            }
+        } else if splits {
+            self.other_bound = self.other_bound.min(cost);
+        }
+        true
+    }
+
+    fn merge(self, later: Self) -> Self {
+        let exact = match (self.exact, later.exact) {
+            (Some(a), Some(b)) if b.0 < a.0 => Some(b),
+            (a, b) => a.or(b),
+        };
+        SmallSet { exact, other_bound: self.other_bound.min(later.other_bound), ..self }
+    }
+}
+
+/// `outside[m]`: the least `sum lower[p_i]` over at most `b` parts `p_i` adding up to `m`.
+/// `lower` grows by a non-decreasing step, so balanced parts are best.
+fn outside_bounds(lower: &[u32], b: u64) -> Vec<u32> {
+    let b = b.max(1) as usize;
+    (0..lower.len())
+        .map(|m| {
+            let (q, r) = (m / b, m % b);
+            let big = if r > 0 { lower[q + 1] as u64 * r as u64 } else { 0 };
+            (big + lower[q] as u64 * (b - r) as u64).min(u64::from(INFINITE - 1)) as u32
+        })
+        .collect()
+}
+
+/// `lower[m]` for `m = 0..=max`: fill 1 code at depth 1, `b` at depth 2, `b²` at depth 3, …
+fn perfect_bounds(max: usize, b: u64) -> Vec<u32> {
+    let mut lower = Vec::with_capacity(max + 1);
+    let (mut total, mut depth, mut level_cap, mut in_level) = (0u64, 1u64, 1u64, 0u64);
+    lower.push(0);
+    for _ in 1..=max {
+        if in_level == level_cap {
+            depth += 1;
+            level_cap = level_cap.saturating_mul(b);
+            in_level = 0;
+        }
+        in_level += 1;
+        total += depth;
+        lower.push(total.min(u64::from(INFINITE - 1)) as u32);
+    }
+    lower
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perfect_bounds_fill_levels() {
+        // b = 2: depths 1, 2, 2, 3, 3, 3, 3, 4.
+        assert_eq!(perfect_bounds(8, 2), vec![0, 1, 3, 5, 8, 11, 14, 17, 21]);
+        assert_eq!(perfect_bounds(2, 13)[2], 3);
+    }
+}

@@ -1,0 +1,331 @@
+//! The guesses worth trying on a set: the pool cut down by symmetry, scanned once for every
+//! guess's bound, sorted by it.
+//!
+//! A guess is bounded by `|K|` plus its parts' perfect-tree bounds, less one if it can win at
+//! once; the least such bound over the pool bounds the set. On sets of at most `b + 1` codes
+//! every part has at most `linear` codes, where `lower[c] = 2c - 1`, so the bound is
+//! `3|K| - parts - [guess in K]` and the set of feedbacks that occur is all a guess needs.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use mmtree_core::{canonical_codes, CodeIndex, Cut, Detail, Fold, Guesses, Partition, Scan, Symmetry};
+
+use super::{lock, OptimalSearch, INFINITE};
+use crate::rule::Pool;
+
+/// Nodes up to this depth (guesses played) use the full symmetry group of the history.
+const SYMMETRY_DEPTH: usize = 2;
+/// Most codes kept in cached pools (64 MB).
+const POOL_CACHE_CODES: usize = 1 << 24;
+
+/// What the pool of a set depends on: the guesses played (near the root, where their group
+/// is used), or the classes of interchangeable colours (deeper: see
+/// [`Symmetry::free_colours`]).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(super) enum PoolKey {
+    History(Vec<u32>),
+    Colours([u64; 2]),
+}
+
+/// Pools already computed (`None`: every code), and the number of codes they hold.
+pub(super) type PoolCache = (HashMap<PoolKey, Arc<Option<Vec<CodeIndex>>>>, usize);
+
+/// The outcome of scanning the pool on a set.
+pub(super) enum Scanned {
+    /// A guess whose known cost equals a lower bound of the set.
+    Shortcut(u32, CodeIndex),
+    /// The guesses to try with their bounds, in order, and the least bound of any guess.
+    Guesses(Vec<(u32, CodeIndex)>, u32),
+}
+
+impl OptimalSearch<'_> {
+    /// The guesses worth trying on `set`, one per symmetry class, each with its bound, in
+    /// increasing bound (then candidates first, then code order), with the least bound of
+    /// all. A guess whose cost is known to be its bound and equal to `known` (a lower bound
+    /// of the set that depends on nothing but the set) is optimal at once: the scan stops at
+    /// the first such guess in pool order.
+    pub(super) fn ordered_guesses(
+        &self,
+        set: &[CodeIndex],
+        budget: u32,
+        known: u32,
+        child_depth: u8,
+        history: &[CodeIndex],
+    ) -> Scanned {
+        let m = set.len() as u32;
+        let pool = self.pool(set, history);
+        let guesses = match pool.as_ref() {
+            Some(list) => Guesses::Increasing(list),
+            None => Guesses::Pool(self.space.pool(), false),
+        };
+        let masks = self.space.scheme().len() <= 32;
+        let win = self.space.scheme().win().get();
+        let bounded = || Bounded {
+            search: self,
+            win,
+            m,
+            budget,
+            known,
+            least: INFINITE,
+            out: Vec::new(),
+            kept: Vec::new(),
+            shortcut: None,
+        };
+        let scan = |guesses, detail| Scan::new(self.space, guesses, set).detail(detail);
+        if m as usize <= self.bounds.linear && child_depth >= 2 && masks {
+            return scan(guesses, Detail::Feedbacks).run(|| Small(bounded())).0.finish();
+        }
+        // Larger sets: `3m - parts - [guess in set]` still bounds every guess's bound from
+        // below (`lower[c] >= 2c - 1`), so when the budget is below `3m - 1` the feedback
+        // masks sift out guesses that cannot beat it before any partition table is counted.
+        let sifted = (masks && u64::from(budget) + 1 < 3 * u64::from(m))
+            .then(|| scan(guesses, Detail::Feedbacks).run(|| Sift(bounded())).0);
+        let guesses = match &sifted {
+            Some(sifted) => Guesses::Increasing(&sifted.kept),
+            None => guesses,
+        };
+        // Parts whose bound is their exact cost: 1 code (1 guess), 2 codes (3 guesses).
+        let exact_size = match child_depth {
+            0 => 0,
+            1 => 1,
+            _ => 2,
+        };
+        let cap = self.bounds.capacity(child_depth);
+        let mut found = scan(guesses, Detail::Counts).run(|| Tables { bounded: bounded(), exact_size, cap }).bounded;
+        found.least = found.least.min(sifted.map_or(INFINITE, |s| s.least));
+        found.finish()
+    }
+
+    /// The guesses to try on `set`: those of the pool, one per symmetry class: near the root
+    /// under the history's group, deeper under the permutations of the colours never played
+    /// and of those absent from the set (in closed form, [`canonical_codes`]).
+    pub(super) fn pool(&self, set: &[CodeIndex], history: &[CodeIndex]) -> Arc<Option<Vec<CodeIndex>>> {
+        let space = self.space;
+        let (key, absent) = if history.len() <= SYMMETRY_DEPTH {
+            (PoolKey::History(history.iter().map(|h| h.index()).collect()), 0)
+        } else {
+            let absent = self.absent(set);
+            let all = (1u64 << space.game().k()) - 1;
+            let played = history.iter().flat_map(|&h| space.code(h).pegs().to_vec()).fold(0u64, |m, c| m | 1 << c);
+            // As `Symmetry::free_colours`, without listing the history's group.
+            (PoolKey::Colours([absent, all & !played & !absent]), absent)
+        };
+        if self.config.pool == Pool::All {
+            if let Some(pool) = lock(&self.pools).0.get(&key) {
+                return Arc::clone(pool);
+            }
+        }
+        let codes: Vec<_> = history.iter().map(|&h| space.code(h)).collect();
+        let symmetry = Symmetry::of_history(space.game(), &codes);
+        let pool = Arc::new(match (&key, self.config.pool) {
+            (PoolKey::History(_), Pool::All) if symmetry.moves_nothing(0) => None,
+            (PoolKey::History(_), Pool::All) => Some(
+                space
+                    .all_indices()
+                    .into_iter()
+                    .filter(|g| symmetry.is_representative(&space.code(*g), 0, false))
+                    .collect(),
+            ),
+            (PoolKey::Colours(free), Pool::All) if free.iter().all(|c| c.count_ones() <= 1) => None,
+            (PoolKey::Colours(free), Pool::All) => {
+                let mut pool = Vec::new();
+                canonical_codes(space.game(), *free, false, |_, i| pool.push(CodeIndex::from_index(i)));
+                Some(pool)
+            }
+            (_, Pool::Candidates) => {
+                let keep = |g: &CodeIndex| symmetry.is_representative(&space.code(*g), absent, false);
+                Some(set.iter().copied().filter(keep).collect())
+            }
+        });
+        if self.config.pool == Pool::All {
+            let mut pools = lock(&self.pools);
+            let size = pool.as_ref().as_ref().map_or(1, Vec::len);
+            if pools.1 + size <= POOL_CACHE_CODES {
+                pools.1 += size;
+                pools.0.insert(key, Arc::clone(&pool));
+            }
+        }
+        pool
+    }
+
+    /// The colours no code of `set` contains.
+    fn absent(&self, set: &[CodeIndex]) -> u64 {
+        let k = self.space.game().k();
+        let all = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
+        let present = set.iter().fold(0u64, |acc, &c| self.space.code(c).pegs().iter().fold(acc, |a, &p| a | 1 << p));
+        all & !present
+    }
+}
+
+/// The state of a scan of the pool (see [`OptimalSearch::ordered_guesses`]), shared by its
+/// three kinds: [`Small`], [`Sift`] and [`Tables`].
+struct Bounded<'a, 's> {
+    search: &'a OptimalSearch<'s>,
+    /// The winning feedback's index.
+    win: usize,
+    m: u32,
+    budget: u32,
+    known: u32,
+    least: u32,
+    /// `(bound, not a candidate, guess)` of the guesses below the budget.
+    out: Vec<(u32, bool, CodeIndex)>,
+    /// The guesses that survive sifting.
+    kept: Vec<CodeIndex>,
+    shortcut: Option<(u32, CodeIndex)>,
+}
+
+impl Bounded<'_, '_> {
+    fn finish(self) -> Scanned {
+        match self.shortcut {
+            Some((cost, g)) => Scanned::Shortcut(cost, g),
+            None => Scanned::Guesses(sort_guesses(self.out, self.least), self.least),
+        }
+    }
+
+    /// Records a guess with its bound; `exact`: the bound is its cost.
+    #[inline(always)]
+    fn take(&mut self, g: CodeIndex, bound: u32, in_set: bool, exact: bool) -> bool {
+        self.least = self.least.min(bound);
+        if bound >= self.budget {
+            return true; // can never beat the budget
+        }
+        if bound <= self.known && exact {
+            self.shortcut = Some((bound, g));
+            return false;
+        }
+        self.out.push((bound, !in_set, g));
+        true
+    }
+
+    /// A guess's parts and whether it is a candidate, from its feedbacks; `None` if it does
+    /// not split the set (it learns nothing).
+    #[inline(always)]
+    fn feedbacks(&self, p: &Partition) -> Option<(u32, u32)> {
+        let (parts, in_set) = (p.parts(), u32::from(p.occurs(self.win)));
+        (parts > 1 || in_set == 1).then_some((parts, in_set))
+    }
+
+    fn merge(mut self, later: Self) -> Self {
+        self.least = self.least.min(later.least);
+        self.out.extend(later.out);
+        self.kept.extend(later.kept);
+        self.shortcut = self.shortcut.or(later.shortcut);
+        self
+    }
+}
+
+/// Small sets: each guess's bound `3m - parts - [guess in set]` from its feedbacks alone; a
+/// guess that splits the set into singletons has its bound as cost.
+struct Small<'a, 's>(Bounded<'a, 's>);
+
+impl Fold for Small<'_, '_> {
+    fn cut(&self) -> Cut {
+        Cut::Never
+    }
+
+    #[inline(always)]
+    fn visit(&mut self, p: &Partition) -> bool {
+        let Some((parts, in_set)) = self.0.feedbacks(p) else { return true };
+        let m = self.0.m;
+        self.0.take(p.guess(), 3 * m - parts - in_set, in_set == 1, parts == m)
+    }
+
+    fn merge(self, later: Self) -> Self {
+        Small(self.0.merge(later.0))
+    }
+}
+
+/// The guesses whose floor `3m - parts - [guess in set]` is below the budget.
+struct Sift<'a, 's>(Bounded<'a, 's>);
+
+impl Fold for Sift<'_, '_> {
+    fn cut(&self) -> Cut {
+        Cut::Never
+    }
+
+    #[inline(always)]
+    fn visit(&mut self, p: &Partition) -> bool {
+        let Some((parts, in_set)) = self.0.feedbacks(p) else { return true };
+        let floor = 3 * self.0.m - parts - in_set;
+        if floor >= self.0.budget {
+            self.0.least = self.0.least.min(floor);
+        } else {
+            self.0.kept.push(p.guess());
+        }
+        true
+    }
+
+    fn merge(self, later: Self) -> Self {
+        Sift(self.0.merge(later.0))
+    }
+}
+
+/// Each guess's bound from its partition table; parts up to `exact_size` codes have their
+/// bound as exact cost; a part above `cap` codes cannot fit the depth left.
+struct Tables<'a, 's> {
+    bounded: Bounded<'a, 's>,
+    exact_size: u32,
+    cap: u64,
+}
+
+impl Fold for Tables<'_, '_> {
+    fn cut(&self) -> Cut {
+        Cut::Never
+    }
+
+    #[inline(always)]
+    fn visit(&mut self, p: &Partition) -> bool {
+        // `lower[0] = 0` and the winning part (0 or 1 code, `lower[1] = 1`) costs nothing.
+        let b = &mut self.bounded;
+        let counts = p.counts();
+        let lower = &b.search.bounds.lower[..];
+        let in_set = counts[b.win];
+        let mut sum = 0u64;
+        let mut largest = 0;
+        for &c in counts.iter() {
+            sum += u64::from(lower[c as usize]);
+            largest = largest.max(c);
+        }
+        if largest == b.m {
+            return true; // one part of everything: learns nothing
+        }
+        let bound = if u64::from(largest) > self.cap {
+            INFINITE
+        } else {
+            (u64::from(b.m) + sum - u64::from(in_set)).min(u64::from(INFINITE)) as u32
+        };
+        b.take(p.guess(), bound, in_set == 1, largest <= self.exact_size)
+    }
+
+    fn merge(self, later: Self) -> Self {
+        Tables { bounded: self.bounded.merge(later.bounded), ..self }
+    }
+}
+
+/// Sorts `(bound, not a candidate, guess)` triples given in increasing guess order, all with
+/// bounds from `least` on, by bound, then candidates first, then guess: a counting sort when
+/// the bounds span a short range (the usual case), which keeps the guess order within a key.
+fn sort_guesses(mut out: Vec<(u32, bool, CodeIndex)>, least: u32) -> Vec<(u32, CodeIndex)> {
+    let top = out.iter().map(|e| e.0).max().unwrap_or(least);
+    let span = (top - least) as usize;
+    if span > 4096 || out.len() < 32 {
+        out.sort_unstable();
+        return out.into_iter().map(|(b, _, g)| (b, g)).collect();
+    }
+    let key = |e: &(u32, bool, CodeIndex)| 2 * (e.0 - least) as usize + usize::from(e.1);
+    let mut starts = vec![0usize; 2 * span + 3];
+    for e in &out {
+        starts[key(e) + 1] += 1;
+    }
+    for i in 1..starts.len() {
+        starts[i] += starts[i - 1];
+    }
+    let mut sorted = vec![(0, CodeIndex::from_index(0)); out.len()];
+    for e in &out {
+        let slot = &mut starts[key(e)];
+        sorted[*slot] = (e.0, e.2);
+        *slot += 1;
+    }
+    sorted
+}

@@ -1,0 +1,447 @@
+//! The sequential search: a set's bounds and table entry, then its guesses in order, each
+//! evaluated part by part with the budget left; and the depth-first feasibility search for
+//! depth limits.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+
+use mmtree_core::{CodeIndex, Cut, Detail, Fold, Guesses, Partition, Scan, MAX_FEEDBACKS};
+
+use super::bounds::Small;
+use super::guesses::Scanned;
+use super::table::{mix, Entry, HashedMap};
+use super::{OptimalSearch, Stopped, INFINITE, UNLIMITED};
+
+/// Nodes up to this depth with at least `PARALLEL_MIN` candidates try guesses in parallel.
+pub(super) const PARALLEL_DEPTH: usize = 2;
+const PARALLEL_MIN: usize = 24;
+
+/// What [`OptimalSearch::prepare`] found.
+pub(super) enum Prep {
+    /// The answer of `solve`.
+    Done(Option<u32>),
+    /// The set needs its guesses tried.
+    Expand(Expansion),
+}
+
+/// A scanned set: its guesses in order with their bounds, and its lower bound.
+pub(super) struct Expansion {
+    guesses: Vec<(u32, CodeIndex)>,
+    pub(super) node_bound: u32,
+}
+
+impl OptimalSearch<'_> {
+    pub(super) fn lookup(&self, set: &[CodeIndex], depth: u8) -> Option<Entry> {
+        self.table.get(set, depth)
+    }
+
+    pub(super) fn store(&self, set: &[CodeIndex], depth: u8, entry: Entry) {
+        self.table.update(set, depth, |old| match (old, entry) {
+            (Some(Entry::Exact(..)), _) => None,
+            (Some(Entry::Lower(old)), Entry::Lower(new)) if old >= new => None,
+            _ => Some(entry),
+        });
+    }
+
+    /// The least cost of `set` within `depth` guesses if it is below `budget`; `None` proves
+    /// the least cost is at least `budget` (or that no strategy fits the depth).
+    pub(super) fn solve(
+        &self,
+        set: &[CodeIndex],
+        budget: u32,
+        depth: u8,
+        history: &[CodeIndex],
+    ) -> Result<Option<u32>, Stopped> {
+        match self.prepare(set, budget, depth, history)? {
+            Prep::Done(result) => Ok(result),
+            Prep::Expand(x) => self.expand(set, budget, depth, history, x),
+        }
+    }
+
+    /// Everything short of trying guesses: closed forms, the table, small sets, and the scan
+    /// of the pool, whose least bound is a lower bound of the set.
+    pub(super) fn prepare(
+        &self,
+        set: &[CodeIndex],
+        budget: u32,
+        depth: u8,
+        history: &[CodeIndex],
+    ) -> Result<Prep, Stopped> {
+        let m = set.len();
+        let found = |cost: u32| Prep::Done(if cost < budget { Some(cost) } else { None });
+        match m {
+            0 => return Ok(Prep::Done(Some(0))),
+            1 if depth >= 1 => return Ok(found(1)),
+            2 if depth >= 2 => return Ok(found(3)),
+            _ => {}
+        }
+        // `known`: a function of the set and depth alone (never of what the table holds), so
+        // that the shortcut below picks the same guess whenever the set is searched.
+        let mut known = self.bounds.bound(m, depth);
+        if known >= budget {
+            return Ok(Prep::Done(None));
+        }
+        let mut node_bound = known;
+        match self.lookup(set, depth) {
+            Some(Entry::Exact(cost, _)) => {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                return Ok(found(cost));
+            }
+            Some(Entry::Lower(lb)) => {
+                if lb >= budget {
+                    self.hits.fetch_add(1, Ordering::Relaxed);
+                    return Ok(Prep::Done(None));
+                }
+                node_bound = node_bound.max(lb);
+            }
+            None => {}
+        }
+        if depth != UNLIMITED && self.feasible.get(set, depth) == Some(false) {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(Prep::Done(None));
+        }
+        match self.bounds.small_set(self.space, self.config.pool, set, depth) {
+            Small::Exact(cost, _) => return Ok(found(cost)),
+            Small::Lower(lb) => known = known.max(lb),
+            Small::Unknown => {}
+        }
+        node_bound = node_bound.max(known);
+        if node_bound >= budget {
+            self.store(set, depth, Entry::Lower(node_bound));
+            return Ok(Prep::Done(None));
+        }
+        let nodes = self.nodes.fetch_add(1, Ordering::Relaxed) + 1;
+        self.check_stop(nodes)?;
+
+        let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
+        match self.ordered_guesses(set, budget, known, child_depth, history) {
+            Scanned::Shortcut(cost, guess) => {
+                self.store(set, depth, Entry::Exact(cost, guess));
+                Ok(Prep::Done(Some(cost)))
+            }
+            Scanned::Guesses(guesses, least) => {
+                node_bound = node_bound.max(least);
+                if guesses.is_empty() {
+                    self.cutoffs.fetch_add(1, Ordering::Relaxed);
+                    self.store(set, depth, Entry::Lower(node_bound.max(budget)));
+                    return Ok(Prep::Done(None));
+                }
+                self.store(set, depth, Entry::Lower(node_bound));
+                Ok(Prep::Expand(Expansion { guesses, node_bound }))
+            }
+        }
+    }
+
+    /// Tries the guesses of a prepared set (within a budget at most the one it was prepared
+    /// with) and records the outcome.
+    pub(super) fn expand(
+        &self,
+        set: &[CodeIndex],
+        budget: u32,
+        depth: u8,
+        history: &[CodeIndex],
+        x: Expansion,
+    ) -> Result<Option<u32>, Stopped> {
+        if x.node_bound >= budget {
+            return Ok(None);
+        }
+        let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
+        let guesses = x.guesses;
+        let parallel = history.len() < PARALLEL_DEPTH && set.len() >= PARALLEL_MIN && guesses.len() > 1;
+        let best = if parallel {
+            self.best_parallel(set, &guesses, budget, child_depth, history)?
+        } else {
+            self.best_serial(set, &guesses, budget, child_depth, history)?
+        };
+        match best {
+            Some((cost, guess)) => {
+                self.store(set, depth, Entry::Exact(cost, guess));
+                Ok(Some(cost))
+            }
+            None => {
+                self.store(set, depth, Entry::Lower(budget.max(x.node_bound)));
+                Ok(None)
+            }
+        }
+    }
+
+    fn best_serial(
+        &self,
+        set: &[CodeIndex],
+        guesses: &[(u32, CodeIndex)],
+        budget: u32,
+        child_depth: u8,
+        history: &[CodeIndex],
+    ) -> Result<Option<(u32, CodeIndex)>, Stopped> {
+        let mut best = budget;
+        let mut best_guess = None;
+        // Guesses with the same partition (up to the names of the feedbacks) are the same
+        // move: try only the first.
+        let mut tried: HashedMap<Vec<CodeIndex>> = HashMap::default();
+        for (i, &(bound, guess)) in guesses.iter().enumerate() {
+            if bound >= best {
+                self.cutoffs.fetch_add((guesses.len() - i) as u64, Ordering::Relaxed);
+                break;
+            }
+            let same = tried.entry(self.partition_hash(guess, set)).or_default();
+            if same.iter().any(|&other| self.same_partition(guess, other, set)) {
+                continue;
+            }
+            same.push(guess);
+            if let Some(cost) = self.evaluate(set, guess, bound, best, child_depth, history)? {
+                best = cost;
+                best_guess = Some(guess);
+            }
+        }
+        Ok(best_guess.map(|g| (best, g)))
+    }
+
+    /// A hash of the partition `guess` makes of `set`, feedbacks renamed in order of first
+    /// appearance (the winning one kept apart).
+    fn partition_hash(&self, guess: CodeIndex, set: &[CodeIndex]) -> u64 {
+        let win = self.space.scheme().win().get();
+        let mut names = [u8::MAX; MAX_FEEDBACKS];
+        let mut next = 0u8;
+        let mut h = 0u64;
+        self.space.for_each_feedback(guess, set, |f| {
+            let name = if f == win {
+                u8::MAX
+            } else {
+                if names[f] == u8::MAX {
+                    names[f] = next;
+                    next += 1;
+                }
+                names[f]
+            };
+            h = mix(h, u64::from(name));
+        });
+        h
+    }
+
+    /// Whether two guesses split `set` into the same parts, the winning part included.
+    fn same_partition(&self, a: CodeIndex, b: CodeIndex, set: &[CodeIndex]) -> bool {
+        let win = self.space.scheme().win().get();
+        let (mut ab, mut ba) = ([u8::MAX; MAX_FEEDBACKS], [u8::MAX; MAX_FEEDBACKS]);
+        set.iter().all(|&c| {
+            let (fa, fb) = (self.space.feedback(a, c).get(), self.space.feedback(b, c).get());
+            if (fa == win) != (fb == win) {
+                return false;
+            }
+            if ab[fa] == u8::MAX && ba[fb] == u8::MAX {
+                ab[fa] = fb as u8;
+                ba[fb] = fa as u8;
+            }
+            ab[fa] as usize == fb && ba[fb] as usize == fa
+        })
+    }
+
+    /// The cost of playing `guess` on `set` if below `limit`.
+    ///
+    /// First every part is bounded as cheaply as possible (closed forms, the table), then
+    /// each part is prepared (its pool scanned, which gives its one-step bound), and only
+    /// then are parts searched, smallest first: a guess whose parts' bounds already reach
+    /// the limit is abandoned before any deep search.
+    pub(super) fn evaluate(
+        &self,
+        set: &[CodeIndex],
+        guess: CodeIndex,
+        bound: u32,
+        limit: u32,
+        child_depth: u8,
+        history: &[CodeIndex],
+    ) -> Result<Option<u32>, Stopped> {
+        let win = self.space.scheme().win();
+        let mut parts: Vec<Vec<CodeIndex>> =
+            self.space.split(guess, set).into_iter().filter(|(f, _)| *f != win).map(|(_, p)| p).collect();
+        parts.sort_by_key(Vec::len);
+        let cut = || {
+            self.cutoffs.fetch_add(1, Ordering::Relaxed);
+            Ok(None)
+        };
+        // Each part's bound, raised to what the table knows, before solving any part.
+        let mut running = set.len() as u32;
+        let mut bounds = Vec::with_capacity(parts.len());
+        for part in &parts {
+            let b = self.bounds.bound(part.len(), child_depth);
+            let (b, exact) = if part.len() <= 2 || b == INFINITE {
+                (b, true) // 1 and 3: the costs of 1 and 2 codes, when the depth allows them
+            } else {
+                match self.lookup(part, child_depth) {
+                    Some(Entry::Exact(cost, _)) => {
+                        self.hits.fetch_add(1, Ordering::Relaxed);
+                        (cost, true)
+                    }
+                    Some(Entry::Lower(lb)) => {
+                        self.hits.fetch_add(1, Ordering::Relaxed);
+                        (b.max(lb), false)
+                    }
+                    None => (b, false),
+                }
+            };
+            running = running.saturating_add(b);
+            bounds.push((b, exact));
+        }
+        debug_assert!(running >= bound || running == INFINITE);
+        if running >= limit {
+            return cut();
+        }
+        let mut history = history.to_vec();
+        history.push(guess);
+        let mut prepared: Vec<Option<Expansion>> = Vec::with_capacity(parts.len());
+        for (part, (part_bound, exact)) in parts.iter().zip(bounds.iter_mut()) {
+            if *exact {
+                prepared.push(None);
+                continue;
+            }
+            let child_budget = limit - (running - *part_bound);
+            match self.prepare(part, child_budget, child_depth, &history)? {
+                Prep::Done(None) => return cut(),
+                Prep::Done(Some(cost)) => {
+                    running = running - *part_bound + cost;
+                    (*part_bound, *exact) = (cost, true);
+                    prepared.push(None);
+                }
+                Prep::Expand(x) => {
+                    if x.node_bound > *part_bound {
+                        running = running - *part_bound + x.node_bound;
+                        *part_bound = x.node_bound;
+                        if running >= limit {
+                            return cut();
+                        }
+                    }
+                    prepared.push(Some(x));
+                }
+            }
+        }
+        let jobs: Vec<(&[CodeIndex], u32, Expansion)> =
+            parts.iter().zip(&bounds).zip(prepared).filter_map(|((p, b), x)| Some((&p[..], b.0, x?))).collect();
+        if limit >= INFINITE / 2 && history.len() <= PARALLEL_DEPTH {
+            // No total can reach this limit, so no part can cut the guess.
+            return match self.expand_parts_parallel(jobs, running, limit, child_depth, &history)? {
+                Some(total) => Ok((total < limit).then_some(total)),
+                None => cut(),
+            };
+        }
+        for (part, part_bound, x) in jobs {
+            let child_budget = limit - (running - part_bound);
+            match self.expand(part, child_budget, child_depth, &history, x)? {
+                Some(cost) => running = running - part_bound + cost,
+                None => return cut(),
+            }
+        }
+        Ok(Some(running))
+    }
+
+    /// Whether some strategy settles every code of `set` within `depth` guesses: the
+    /// depth-first search for a depth limit, parts largest first, guesses with the smallest
+    /// largest part first.
+    pub(super) fn feasible(&self, set: &[CodeIndex], depth: u8, history: &[CodeIndex]) -> Result<bool, Stopped> {
+        let m = set.len();
+        if m == 0 {
+            return Ok(true);
+        }
+        if depth == 0 || m as u64 > self.bounds.capacity(depth) {
+            return Ok(false);
+        }
+        if m <= 2 {
+            return Ok(m as u8 <= depth);
+        }
+        if let Some(known) = self.feasible.get(set, depth) {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(known);
+        }
+        let nodes = self.nodes.fetch_add(1, Ordering::Relaxed) + 1;
+        self.check_stop(nodes)?;
+        let win = self.space.scheme().win().get();
+        let child_depth = depth - 1;
+        let pool = self.pool(set, history);
+        let guesses = match pool.as_ref() {
+            Some(list) => Guesses::Increasing(list),
+            None => Guesses::Pool(self.space.pool(), false),
+        };
+        let fold = || Feasible {
+            search: self,
+            m,
+            win,
+            cap: self.bounds.capacity(child_depth),
+            easy: u32::from(child_depth.min(2)),
+            guesses: Vec::new(),
+            done: false,
+        };
+        let scanned = Scan::new(self.space, guesses, set).detail(Detail::Counts).run(fold);
+        let (mut guesses, mut done) = (scanned.guesses, scanned.done);
+        let easy = u32::from(child_depth.min(2));
+        if !done {
+            guesses.sort_unstable();
+            let mut history = history.to_vec();
+            history.push(CodeIndex::from_index(0));
+            'guesses: for &(_, _, _, g) in &guesses {
+                *history.last_mut().expect("pushed above") = g;
+                let mut parts: Vec<Vec<CodeIndex>> = self
+                    .space
+                    .split(g, set)
+                    .into_iter()
+                    .filter(|(f, p)| f.get() != win && p.len() as u32 > easy)
+                    .map(|(_, p)| p)
+                    .collect();
+                parts.sort_by_key(|p| std::cmp::Reverse(p.len()));
+                for part in &parts {
+                    if !self.feasible(part, child_depth, &history)? {
+                        continue 'guesses;
+                    }
+                }
+                done = true;
+                break;
+            }
+        }
+        self.feasible.update(set, depth, |_| Some(done));
+        Ok(done)
+    }
+}
+
+/// The guesses of a feasibility scan, by (largest non-winning part, bound, not a candidate,
+/// guess); `done` once a guess leaves only parts that always fit.
+struct Feasible<'a, 's> {
+    search: &'a OptimalSearch<'s>,
+    m: usize,
+    win: usize,
+    cap: u64,
+    /// Parts this small always fit.
+    easy: u32,
+    guesses: Vec<(u32, u32, bool, CodeIndex)>,
+    done: bool,
+}
+
+impl Fold for Feasible<'_, '_> {
+    fn cut(&self) -> Cut {
+        Cut::Never
+    }
+
+    #[inline(always)]
+    fn visit(&mut self, p: &Partition) -> bool {
+        let counts = p.counts();
+        let mut largest = 0;
+        let mut bound = 0u32;
+        for (f, &c) in counts.iter().enumerate() {
+            if f != self.win && c > 0 {
+                largest = largest.max(c);
+                bound = bound.saturating_add(self.search.bounds.lower[c as usize]);
+            }
+        }
+        if largest as usize == self.m || u64::from(largest) > self.cap {
+            return true;
+        }
+        if largest <= self.easy {
+            self.done = true;
+            return false;
+        }
+        self.guesses.push((largest, bound, counts[self.win] == 0, p.guess()));
+        true
+    }
+
+    fn merge(mut self, later: Self) -> Self {
+        self.done |= later.done;
+        self.guesses.extend(later.guesses);
+        self
+    }
+}
