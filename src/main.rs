@@ -9,7 +9,6 @@ mod cli;
 mod cmd;
 mod config;
 mod progress;
-mod report;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -108,7 +107,7 @@ fn report(err: &anyhow::Error) -> ExitCode {
 fn is_bad_input(err: &anyhow::Error) -> bool {
     err.chain()
         .find_map(|e| {
-            if e.is::<UsageError>() || e.is::<mmtree_core::GameError>() {
+            if e.is::<UsageError>() || e.is::<mmtree_core::GameError>() || e.is::<mmtree_sweep::UnknownRule>() {
                 return Some(true);
             }
             (e.downcast_ref::<mmtree_games::GamesError>().map(mmtree_games::GamesError::is_bad_input))

@@ -8,10 +8,10 @@ use anyhow::Result;
 
 use mmtree_io::{read_bytes, refuse_same_file, Format, OutputPath};
 use mmtree_strategy::{Checkpoint, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
+use mmtree_sweep::SolveReport;
 
 use crate::cli::{ObjectiveArg, OptimalArgs, PoolArg};
 use crate::config::{self, GameConfig};
-use crate::report::SolveReport;
 
 /// Largest feedback table built for the search, within half the memory limit (Bulls and
 /// Cows: 25 MB; [5,8]: 1 GiB).
@@ -95,7 +95,7 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         Objective::Worst => "optimal-worst",
     };
     if let Some(output) = &output {
-        let info = mmtree_io::RuleInfo::new(valuation, pool.name(), crate::report::OPTIMAL_TIES, true, None);
+        let info = mmtree_io::RuleInfo::new(valuation, pool.name(), mmtree_sweep::OPTIMAL_TIES, true, None);
         let bytes = mmtree_io::TreeFile::new(tree.clone(), game.alphabet.first(game.game.k()), info).to_bytes();
         output.write(&bytes, out)?;
     }

@@ -9,9 +9,9 @@ use anyhow::Result;
 
 use mmtree_core::{CodeIndex, Counts, MAX_FEEDBACKS};
 use mmtree_strategy::{GuessRule, Solver, Valuation};
+use mmtree_sweep::advice::partition_text;
 
 use crate::cli::PlayArgs;
-use crate::cmd::advise::partition_text;
 use crate::config::GameConfig;
 
 /// Candidates are listed after a guess when at most this many are left.

@@ -6,11 +6,11 @@ use anyhow::{anyhow, Result};
 
 use mmtree_io::{Format, TreeFile};
 use mmtree_strategy::Solver;
+use mmtree_sweep::SolveReport;
 
 use crate::cli::SolveArgs;
 use crate::config::{self, GameConfig};
 use crate::progress;
-use crate::report::SolveReport;
 
 pub fn run(args: &SolveArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let game = GameConfig::resolve(&args.game)?;

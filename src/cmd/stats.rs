@@ -5,10 +5,10 @@ use std::io::Write;
 use anyhow::Result;
 
 use mmtree_io::Format;
+use mmtree_sweep::SolveReport;
 
 use crate::cli::StatsArgs;
 use crate::config;
-use crate::report::SolveReport;
 
 pub fn run(args: &StatsArgs, out: &mut dyn Write) -> Result<()> {
     let loaded = super::tree_file::load(&args.file, None)?;

@@ -8,8 +8,7 @@ use anyhow::{Context, Result};
 use mmtree_core::{Alphabet, CodeSpace, MemoryLimit};
 use mmtree_io::{RuleInfo, TreeFile};
 use mmtree_strategy::GuessRule;
-
-use crate::report::recorded_rule;
+use mmtree_sweep::recorded_rule;
 
 /// A tree file with what is needed to print its codes.
 pub struct Loaded {

@@ -4,8 +4,9 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
+use mmtree_sweep::SolveReport;
+
 use crate::cli::VerifyArgs;
-use crate::report::SolveReport;
 
 pub fn run(args: &VerifyArgs, out: &mut dyn Write) -> Result<()> {
     let loaded = super::tree_file::load(&args.file, args.memory_limit.as_deref())?;

@@ -16,6 +16,11 @@
 //! * A [`RowSet`] gathers rows from several files: [`merge`] refuses overlapping slices, and
 //!   [`Resume::plan`] keeps every earlier row and lists the keys still to compute.
 //!
+//! * [`SolveReport`] is the row of one tree (`solve --format json`'s object),
+//!   [`thesis::tables`] recomputes the thesis's [4,6] tables, and [`advice`] reads a
+//!   history and ranks the next guesses: shared by the `mmtree` binary and the Python
+//!   package.
+//!
 //! The columns are `solve --format json`'s keys plus `skipped` ([`COLUMNS`]); a solved row's
 //! JSON is exactly `solve --format json`'s object.
 //!
@@ -46,19 +51,23 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod advice;
 mod error;
 mod grid;
 mod key;
 mod read;
+mod report;
 mod row;
 mod run;
 mod set;
+pub mod thesis;
 mod write;
 
 pub use error::{RowError, SweepError};
 pub use grid::{Grid, Shard};
 pub use key::RowKey;
 pub use read::{CutOff, SweepFile};
+pub use report::{recorded_rule, SolveReport, UnknownRule, OPTIMAL_TIES};
 pub use row::{Figures, Outcome, Row, COLUMNS};
 pub use run::Sweep;
 pub use set::{merge, Duplicates, Resume, RowSet};

@@ -1,6 +1,8 @@
-//! The figures of one solved (game, rule): what `solve` prints and sweeps collect.
+//! The figures of one solved (game, rule): what `solve`, `optimal`, `stats` and `verify`
+//! print, and what the Python package's `Tree.stats` holds.
 
 use serde::Serialize;
+use thiserror::Error;
 
 use mmtree_core::{Alphabet, CodeSpace, Game, Stats, StrategyTree};
 use mmtree_io::{Cell, RuleInfo, Table, TreeFile};
@@ -25,12 +27,31 @@ const RULE_NAMES: [&str; 12] = [
 /// The `ties` of an optimal tree: the first optimal guess in search order is played.
 pub const OPTIMAL_TIES: &str = "first";
 
+/// A tree file records a rule name this mmtree never writes (bad input: the file is not one
+/// of ours, or was edited).
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("unknown {what} '{name}' recorded in the file")]
+pub struct UnknownRule {
+    /// `valuation`, `pool` or `tie order`.
+    pub what: &'static str,
+    /// The recorded name, made printable.
+    pub name: String,
+}
+
 /// The `[valuation, pool, ties]` names a tree file records, refused unless this mmtree wrote
 /// them.
-pub fn recorded_rule(rule: &RuleInfo) -> Result<[&'static str; 3], crate::UsageError> {
-    let unknown = |what: &str, name: &str| {
-        crate::UsageError(format!("unknown {what} '{}' recorded in the file", mmtree_core::printable(name)))
-    };
+///
+/// ```
+/// use mmtree_io::RuleInfo;
+/// use mmtree_sweep::recorded_rule;
+/// let knuth = RuleInfo::new("minimax", "all", "smallest", true, None);
+/// assert_eq!(recorded_rule(&knuth)?, ["minimax", "all", "smallest"]);
+/// let edited = RuleInfo::new("cleverest", "all", "smallest", true, None);
+/// assert_eq!(recorded_rule(&edited).unwrap_err().to_string(), "unknown valuation 'cleverest' recorded in the file");
+/// # Ok::<(), mmtree_sweep::UnknownRule>(())
+/// ```
+pub fn recorded_rule(rule: &RuleInfo) -> Result<[&'static str; 3], UnknownRule> {
+    let unknown = |what: &'static str, name: &str| UnknownRule { what, name: mmtree_core::printable(name) };
     let valuation = RULE_NAMES
         .into_iter()
         .find(|&name| name == rule.valuation)
@@ -50,21 +71,48 @@ pub fn recorded_rule(rule: &RuleInfo) -> Result<[&'static str; 3], crate::UsageE
 /// One result row. Its JSON keys are a contract (`solve --format json`): keep them as is.
 #[derive(Serialize, Debug, Clone, PartialEq)]
 pub struct SolveReport {
+    /// Pegs.
     pub n: u8,
+    /// Colours.
     pub k: u8,
+    /// `repetition` or `distinct`.
     pub variant: &'static str,
+    /// `black-white` or `black`.
     pub feedback: &'static str,
+    /// The rule's name (a valuation, a simple strategy, a look-ahead or an optimal search).
     pub valuation: &'static str,
+    /// `all` or `candidates`.
     pub pool: &'static str,
+    /// `smallest`, `largest`, or `first` for an optimal tree.
     pub ties: &'static str,
+    /// The first guess in the game's symbols.
     pub first_guess: String,
+    /// Most guesses any secret needs.
     pub max: u32,
+    /// Guesses summed over all secrets.
     pub total: u64,
+    /// `total / secrets`.
     pub average: f64,
+    /// `histogram[i]`: secrets found with `i + 1` guesses.
     pub histogram: Vec<u64>,
 }
 
 impl SolveReport {
+    /// The row of a tree just built under `rule`.
+    ///
+    /// ```
+    /// use mmtree_core::{Alphabet, CodeSpace, Game, GameSpec, MemoryLimit};
+    /// use mmtree_strategy::{GuessRule, Solver, Valuation};
+    /// use mmtree_sweep::SolveReport;
+    /// let game = Game::new(GameSpec::mastermind(4, 6))?;
+    /// let space = CodeSpace::new(game, MemoryLimit(1 << 30))?;
+    /// let rule = GuessRule::new(Valuation::Minimax);
+    /// let tree = Solver::new(&space, rule).build();
+    /// let report = SolveReport::new(&game, &rule, &tree, &space, &Alphabet::default());
+    /// // Knuth's strategy: first guess 1122, 5801 guesses in all, at most 5.
+    /// assert_eq!((report.first_guess.as_str(), report.total, report.max), ("1122", 5801, 5));
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
     pub fn new(
         game: &Game,
         rule: &GuessRule,
@@ -77,7 +125,7 @@ impl SolveReport {
     }
 
     /// The row of a tree file, from its header's recorded figures (nothing recomputed).
-    pub fn from_file(file: &TreeFile, space: &CodeSpace, alphabet: &Alphabet) -> anyhow::Result<SolveReport> {
+    pub fn from_file(file: &TreeFile, space: &CodeSpace, alphabet: &Alphabet) -> Result<SolveReport, UnknownRule> {
         let h = &file.header;
         let [valuation, pool, ties] = recorded_rule(&h.rule)?;
         let first = file
@@ -126,6 +174,7 @@ impl SolveReport {
         }
     }
 
+    /// The JSON keys, in order: the table columns.
     pub const COLUMNS: [&'static str; 12] = [
         "n",
         "k",
@@ -141,6 +190,7 @@ impl SolveReport {
         "histogram",
     ];
 
+    /// The row's cells, in [`SolveReport::COLUMNS`] order.
     pub fn cells(&self) -> Vec<Cell> {
         vec![
             Cell::Int(self.n.into()),
@@ -158,6 +208,7 @@ impl SolveReport {
         ]
     }
 
+    /// A table of rows.
     pub fn table(reports: &[SolveReport], title: &str) -> Table {
         let mut t = Table::new(title, &SolveReport::COLUMNS);
         for r in reports {
