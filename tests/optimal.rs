@@ -95,3 +95,42 @@ fn bad_depth_is_a_usage_error() {
     let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--max-depth", "0", "-q"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_tampered_checkpoint_is_refused_naming_the_entry() {
+    let dir = std::env::temp_dir().join(format!("mmtree-optimal-tampered-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ckpt = dir.join("4x6.ckpt");
+    let c = ckpt.to_str().unwrap();
+    let v = json(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "--format", "json", "-q"]);
+    assert_eq!(v["total"], 5625);
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&ckpt).unwrap()).unwrap();
+    let root = saved["entries"].as_array().unwrap().iter().position(|e| e["set"].as_array().unwrap().len() == 1296);
+    let root = root.expect("the finished search saves the root");
+    assert_eq!(saved["entries"][root]["cost"], 5625);
+    // The untouched file resumes to the same optimum and tree.
+    let again = json(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "--format", "json", "-q"]);
+    assert_eq!((&again["total"], &again["first_guess"]), (&v["total"], &v["first_guess"]));
+    // Another first guess (1111, code 0: its parts are not in the file), another cost at the
+    // root or at a smaller set: each is refused as bad input, naming the entry.
+    let small = saved["entries"].as_array().unwrap().iter().rposition(|e| e["set"].as_array().unwrap().len() >= 6);
+    let small = small.expect("some smaller set is saved");
+    let small_cost = saved["entries"][small]["cost"].as_u64().unwrap();
+    let edits = [
+        (root, "guess", serde_json::json!(0)),
+        (root, "cost", serde_json::json!(5600)),
+        (small, "cost", serde_json::json!(small_cost + 1)),
+    ];
+    for (entry, field, value) in edits {
+        let mut edited = saved.clone();
+        edited["entries"][entry][field] = value;
+        std::fs::write(&ckpt, serde_json::to_vec(&edited).unwrap()).unwrap();
+        let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "-q"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{field} of entry {entry}: {err}");
+        assert!(err.contains(&format!("checkpoint entry {entry} is refused")), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(out.stdout.is_empty());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

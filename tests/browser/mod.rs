@@ -111,7 +111,9 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = Command::new("kill").arg("-TERM").arg(format!("-{}", self.driver.id())).status();
+        // `--` keeps procps' kill from reading the negative process group as an option (it
+        // then signals every process of the user, -1).
+        let _ = Command::new("kill").args(["-s", "TERM", "--"]).arg(format!("-{}", self.driver.id())).status();
         let _ = self.driver.kill();
         let _ = self.driver.wait();
         let _ = std::fs::remove_dir_all(&self.profile);

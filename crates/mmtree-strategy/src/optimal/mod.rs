@@ -138,11 +138,13 @@ pub enum OptimalError {
         /// What this search is.
         expected: String,
     },
-    /// A checkpoint entry that is not a valid candidate set of this game.
-    #[error("checkpoint entry {entry} is corrupt")]
+    /// A checkpoint entry whose subtree the checkpoint does not prove.
+    #[error("checkpoint entry {entry} is refused: {reason}")]
     CheckpointCorrupt {
-        /// Position in the entry list.
+        /// Position in the entry list (from 0).
         entry: usize,
+        /// What is wrong with it.
+        reason: String,
     },
 }
 
