@@ -351,6 +351,7 @@ fn gnu_parallel_runs_the_jobs() {
             .args(["-q", "solve", "--plan", s(plan), "--shard", "{}/6", "-o"])
             .arg(format!("{}/part-{{}}.mmt", s(parts)))
             .args([":::", "1", "2", "3", "4", "5", "6"])
+            .stdout(std::process::Stdio::null())
             .status()
             .expect("run parallel");
         assert!(status.success());

@@ -16,6 +16,9 @@ use crate::rule::{Method, Pool};
 /// One round of a game: the guess played and the feedback it received.
 pub type Round = (CodeIndex, FeedbackIndex);
 
+/// Where [`Top::expand`] gets the guess of a node: from its history and its candidates.
+pub type GuessOf<'a, E> = dyn FnMut(&[Round], &[CodeIndex]) -> Result<CodeIndex, E> + 'a;
+
 /// A node of the top of a tree, where a guess is played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TopNode {
@@ -60,11 +63,7 @@ impl Top {
     /// assert_eq!(top.split.iter().map(|s| s.candidates).sum::<u32>(), 8);
     /// # Ok::<(), mmtree_core::GameError>(())
     /// ```
-    pub fn expand<E>(
-        space: &CodeSpace,
-        depth: usize,
-        guess: &mut dyn FnMut(&[Round], &[CodeIndex]) -> Result<CodeIndex, E>,
-    ) -> Result<Top, E> {
+    pub fn expand<E>(space: &CodeSpace, depth: usize, guess: &mut GuessOf<'_, E>) -> Result<Top, E> {
         let mut top = Top::default();
         let mut history = Vec::new();
         expand_node(space, depth.max(1), &mut history, space.all_indices(), guess, &mut top)?;
@@ -161,7 +160,7 @@ fn expand_node<E>(
     depth: usize,
     history: &mut Vec<Round>,
     candidates: Vec<CodeIndex>,
-    guess: &mut dyn FnMut(&[Round], &[CodeIndex]) -> Result<CodeIndex, E>,
+    guess: &mut GuessOf<'_, E>,
     top: &mut Top,
 ) -> Result<(), E> {
     if history.len() == depth {
