@@ -652,6 +652,9 @@ pub struct JoinArgs {
     /// Write the whole tree to this file (`.mmt`, written atomically).
     #[arg(short = 'o', long = "output", value_name = "FILE", required = true)]
     pub output: std::path::PathBuf,
+    /// Check the joined tree with the independent verifier before writing it.
+    #[arg(long)]
+    pub self_check: bool,
     /// Refuse to join when the tree would need more memory than this (e.g. 8G; default 3/4 of RAM).
     #[arg(long, value_name = "SIZE")]
     pub memory_limit: Option<String>,

@@ -194,7 +194,9 @@ fn jobs_are_idempotent_and_keep_finished_parts() {
     assert_eq!(std::fs::read(&parts[1]).unwrap(), first);
     // The joined tree verifies and has Knuth's figures.
     let whole = dir.join("whole.mmt");
-    ok(&join_args(&plan, &parts, &whole));
+    let mut args = join_args(&plan, &parts, &whole);
+    args.push("--self-check");
+    ok(&args);
     let out = ok(&["verify", s(&whole), "--format", "json"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("5801"), "{text}");
@@ -235,7 +237,7 @@ fn bad_input_is_refused_naming_the_file() {
     let twice_copy = [parts[0].clone(), parts[1].clone(), copy.clone(), parts[2].clone(), parts[3].clone()];
     refused(&join_args(&plan, &twice_copy, &out), "copy.mmt");
     refused(&join_args(&plan, &twice, &out), "part-2.mmt");
-    // An edited part: the checksum; a part whose checksum was fixed up: the verifier.
+    // An edited part: the checksum.
     let mut bytes = std::fs::read(&parts[2]).unwrap();
     let at = bytes.len() / 2;
     bytes[at] ^= 0x01;

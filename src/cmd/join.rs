@@ -1,16 +1,16 @@
-//! `mmtree join PLAN PART...`: checks that the parts are exactly the plan's shards (digest,
-//! shard numbers, each subtree verified against its node's candidates), assembles the top and
-//! the subtrees, and writes the same bytes a one-process `solve -o` writes.
+//! `mmtree join PLAN PART...`: checks that the parts are exactly the plan's shards (checksums,
+//! digest, shard numbers, each subtree's candidate count where the top leads), assembles the
+//! top and the subtrees, and writes the same bytes a one-process `solve -o` writes
+//! (`--self-check`: checked by the independent verifier first, as `solve --self-check` does).
 
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{anyhow, Result};
 
 use mmtree_core::{format_bytes, StrategyTree, Subtree, BYTES_PER_CODE};
 use mmtree_io::{refuse_same_file, Format, OutputPath, PartFile, TreeFile};
-use mmtree_verify::SubtreeChecker;
 
 use super::plan::OpenPlan;
 use super::plan_jobs::check_part;
@@ -48,7 +48,6 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
             format_bytes(needed)
         );
     }
-    let mut checker = SubtreeChecker::new(open.game, open.alphabet.clone(), open.limit)?;
     let mut by_shard: HashMap<u32, &Path> = HashMap::new();
     let mut subtrees: Vec<Option<Subtree>> = vec![None; plan.subtrees.len()];
     for path in &args.parts {
@@ -60,7 +59,7 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
                 return Err(bad(format!("shard {shard} again (also in '{}')", other.display())).into());
             }
         }
-        check_part(&part, &open, shard, Some(&mut checker)).map_err(bad)?;
+        check_part(&part, &open, shard, None).map_err(bad)?;
         for (i, subtree) in part.subtrees {
             subtrees[i as usize] = Some(subtree);
         }
@@ -82,6 +81,10 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let tree = StrategyTree::from_subtree(open.game, root);
     let report = SolveReport::new(&open.game, &open.rule, &tree, &open.space, &open.alphabet);
     let bytes = TreeFile::new(tree, plan.symbols.clone(), plan.rule.clone()).to_bytes();
+    if args.self_check {
+        // The bytes exactly as they will be written, with the independent checker.
+        mmtree_verify::verify_bytes(&bytes, open.limit).map_err(|e| anyhow!(e).context("self-check failed"))?;
+    }
     output.write(&bytes, out)?;
     if !quiet && !output.is_stdout() {
         eprintln!("mmtree: wrote {} ({} bytes)", output.path().display(), bytes.len());

@@ -12,9 +12,9 @@ use anyhow::{anyhow, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use mmtree_core::StrategyTree;
+use mmtree_core::{CodeIndex, StrategyTree};
 use mmtree_io::{Cell, Format, OutputPath, PartFile, PartHeader, PlanGuesses, Table, GUESSES_FORMAT};
-use mmtree_strategy::Solver;
+use mmtree_strategy::{CandidateCache, Round, Solver};
 use mmtree_verify::SubtreeChecker;
 
 use super::plan::{OpenPlan, TREE_KIND};
@@ -103,10 +103,10 @@ pub fn run(args: &SolveArgs, plan_path: &Path, quiet: bool, out: &mut dyn Write)
     let progress = |n: u64| bar.inc(n);
     let solver = Solver::new(&open.space, open.rule).with_progress(&progress);
     let bytes = if args.guesses {
-        let guesses = ids
-            .par_iter()
-            .map(|&i| {
-                let guess = solver.guess_at(&open.rounds(i));
+        let guesses = shard_nodes(&open, &ids)
+            .into_par_iter()
+            .map(|(i, history, candidates)| {
+                let guess = solver.guess_with(&history, &candidates);
                 bar.inc(1);
                 (i, guess.index(), open.alphabet.format(&open.space.code(guess)))
             })
@@ -122,11 +122,11 @@ pub fn run(args: &SolveArgs, plan_path: &Path, quiet: bool, out: &mut dyn Write)
         list.seal();
         list.to_json().into_bytes()
     } else {
-        let subtrees = ids
-            .par_iter()
-            .map(|&i| {
+        let subtrees = shard_nodes(&open, &ids)
+            .into_par_iter()
+            .map(|(i, history, candidates)| {
                 let subtree = solver
-                    .subtree_at(&open.rounds(i))
+                    .subtree_with(&history, candidates)
                     .ok_or_else(|| UsageError(format!("'{}': subtree {i} has no candidates", plan_path.display())))?;
                 Ok((i, subtree))
             })
@@ -143,6 +143,19 @@ pub fn run(args: &SolveArgs, plan_path: &Path, quiet: bool, out: &mut dyn Write)
         return Err(anyhow!("interrupted after writing {} (complete)", path.display()));
     }
     report(if args.guesses { "guesses" } else { "built" }, out)
+}
+
+/// Each subtree of the shard with its history and candidates (each level of the code space
+/// scanned once for the whole shard).
+fn shard_nodes(open: &OpenPlan, ids: &[u32]) -> Vec<(u32, Vec<Round>, Vec<CodeIndex>)> {
+    let mut cache = CandidateCache::new(&open.space);
+    ids.iter()
+        .map(|&i| {
+            let history = open.rounds(i);
+            let candidates = cache.candidates(&history);
+            (i, history, candidates)
+        })
+        .collect()
 }
 
 fn header(open: &OpenPlan, shard: u32) -> PartHeader {

@@ -14,7 +14,7 @@ mod pools;
 mod split;
 
 pub(crate) use best::ideal_partition;
-pub use split::{candidates_after, JoinError, Round, SplitNode, Top, TopNode};
+pub use split::{candidates_after, CandidateCache, JoinError, Round, SplitNode, Top, TopNode};
 
 use rayon::prelude::*;
 

@@ -198,6 +198,44 @@ pub fn candidates_after(space: &CodeSpace, history: &[Round]) -> Vec<CodeIndex> 
     candidates
 }
 
+/// The candidate sets of many histories, each computed from its parent's set (kept), so the
+/// subtrees of one shard cost one pass over the code space per level, not one per subtree.
+///
+/// ```
+/// use mmtree_core::{CodeIndex, CodeSpace, Game, GameSpec, MemoryLimit};
+/// use mmtree_strategy::{candidates_after, CandidateCache};
+/// let space = CodeSpace::new(Game::new(GameSpec::mastermind(3, 4))?, MemoryLimit(1 << 30))?;
+/// let (g, h) = (CodeIndex::from_index(5), CodeIndex::from_index(40));
+/// let history = [(g, space.feedback(g, h)), (h, space.feedback(h, g))];
+/// let mut cache = CandidateCache::new(&space);
+/// assert_eq!(cache.candidates(&history), candidates_after(&space, &history));
+/// # Ok::<(), mmtree_core::GameError>(())
+/// ```
+pub struct CandidateCache<'s> {
+    space: &'s CodeSpace,
+    prefixes: HashMap<Vec<Round>, Vec<CodeIndex>>,
+}
+
+impl<'s> CandidateCache<'s> {
+    /// An empty cache.
+    pub fn new(space: &'s CodeSpace) -> CandidateCache<'s> {
+        CandidateCache { space, prefixes: HashMap::new() }
+    }
+
+    /// The codes consistent with every round of `history` (its proper prefixes are kept).
+    pub fn candidates(&mut self, history: &[Round]) -> Vec<CodeIndex> {
+        let Some((&(guess, feedback), prefix)) = history.split_last() else {
+            return self.space.all_indices();
+        };
+        if !self.prefixes.contains_key(prefix) {
+            let set = self.candidates(prefix);
+            self.prefixes.insert(prefix.to_vec(), set);
+        }
+        let space = self.space;
+        self.prefixes[prefix].iter().copied().filter(|&c| space.feedback(guess, c) == feedback).collect()
+    }
+}
+
 impl Solver<'_> {
     /// The top of this rule's tree down to `depth`: every guess above it chosen as
     /// [`Solver::build`] chooses it.
@@ -215,6 +253,11 @@ impl Solver<'_> {
         self.guess_of(history, &candidates_after(self.space, history))
     }
 
+    /// [`Solver::guess_at`] given the node's candidates (non-empty, those of `history`).
+    pub fn guess_with(&self, history: &[Round], candidates: &[CodeIndex]) -> CodeIndex {
+        self.guess_of(history, candidates)
+    }
+
     /// The subtree below the node reached by `history`, exactly as it appears in the tree
     /// [`Solver::build`] builds. `None` when no code is consistent with the history.
     ///
@@ -229,7 +272,12 @@ impl Solver<'_> {
     /// # Ok::<(), mmtree_core::GameError>(())
     /// ```
     pub fn subtree_at(&self, history: &[Round]) -> Option<Subtree> {
-        let candidates = candidates_after(self.space, history);
+        self.subtree_with(history, candidates_after(self.space, history))
+    }
+
+    /// [`Solver::subtree_at`] given the node's candidates (those consistent with `history`,
+    /// e.g. from a [`CandidateCache`]).
+    pub fn subtree_with(&self, history: &[Round], candidates: Vec<CodeIndex>) -> Option<Subtree> {
         if candidates.is_empty() {
             return None;
         }
