@@ -191,10 +191,10 @@ pub struct RuleArgs {
 #[derive(Args, Debug, Clone)]
 pub struct PlannableGameArgs {
     /// Pegs (positions).
-    #[arg(short = 'n', long = "pegs", value_name = "N")]
+    #[arg(short = 'n', long = "pegs", value_name = "N", required_unless_present = "plan")]
     pub n: Option<u8>,
     /// Colours (symbols).
-    #[arg(short = 'k', long = "colours", value_name = "K")]
+    #[arg(short = 'k', long = "colours", value_name = "K", required_unless_present = "plan")]
     pub k: Option<u8>,
     /// No repeated symbols (Bulls and Cows is -n 4 -k 10 --distinct).
     #[arg(long)]
@@ -621,17 +621,18 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub rule: RuleArgs,
     /// Depth of the subtrees the jobs build (1: one per answer to the first guess).
-    #[arg(long, value_name = "D", required_unless_present = "refine")]
+    #[arg(long, value_name = "D", required_unless_present = "plan")]
     pub split_depth: Option<u32>,
     /// Number of jobs (shards) to balance the subtrees over (default: the refined plan's).
-    #[arg(long, value_name = "N", required_unless_present = "refine")]
+    #[arg(long, value_name = "N", required_unless_present = "plan")]
     pub shards: Option<u32>,
     /// Refine this plan one level deeper with the guesses its jobs chose (`solve --guesses`).
-    #[arg(long, value_name = "PLAN.json",
+    /// (Its id is `plan`, like `solve --plan`: both take the game from a plan.)
+    #[arg(id = "plan", long = "refine", value_name = "PLAN.json",
           conflicts_with_all = ["n", "k", "distinct", "black_only", "symbols", "RuleArgs", "split_depth"])]
     pub refine: Option<std::path::PathBuf>,
     /// With --refine: the guess lists of every shard of that plan.
-    #[arg(value_name = "GUESSES.json", requires = "refine")]
+    #[arg(value_name = "GUESSES.json", requires = "plan")]
     pub guesses: Vec<std::path::PathBuf>,
     /// Write the plan (JSON) to this file.
     #[arg(short = 'o', long = "output", value_name = "PLAN.json", required = true)]
