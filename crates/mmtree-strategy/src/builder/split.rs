@@ -57,9 +57,9 @@ impl Top {
     /// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
     /// use mmtree_strategy::Top;
     /// let space = CodeSpace::new(Game::new(GameSpec::mastermind(2, 3))?, MemoryLimit(1 << 30))?;
-    /// // Always play the first candidate: the root's guess leaves four non-empty parts besides the win.
+    /// // Always play the first candidate: 11 leaves {12, 13, 21, 31} (1,0) and {22, 23, 32, 33} (0,0).
     /// let top = Top::expand(&space, 1, &mut |_, k| Ok::<_, ()>(k[0])).unwrap();
-    /// assert_eq!((top.nodes.len(), top.split.len()), (1, 4));
+    /// assert_eq!((top.nodes.len(), top.split.len()), (1, 2));
     /// assert_eq!(top.split.iter().map(|s| s.candidates).sum::<u32>(), 8);
     /// # Ok::<(), mmtree_core::GameError>(())
     /// ```
