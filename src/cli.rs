@@ -66,6 +66,10 @@ pub enum Command {
     Play(PlayArgs),
     /// Exact optimal strategy (least average or least worst case) by exhaustive search.
     Optimal(OptimalArgs),
+    /// Split one game's tree into independent jobs for Slurm or GNU parallel (see `solve --plan`, `join`).
+    Plan(PlanArgs),
+    /// Assemble the parts of a plan into the tree file a one-process `solve -o` writes.
+    Join(JoinArgs),
     /// Print a shell completion script: `mmtree completions bash > /etc/bash_completion.d/mmtree`.
     Completions(CompletionsArgs),
     /// Print a man page (roff): `mmtree man > mmtree.1`, `mmtree man solve > mmtree-solve.1`.
@@ -183,12 +187,51 @@ pub struct RuleArgs {
     pub lookahead: u8,
 }
 
+/// The game flags of commands that can take the game from a plan instead (`solve`, `plan`).
+#[derive(Args, Debug, Clone)]
+pub struct PlannableGameArgs {
+    /// Pegs (positions).
+    #[arg(short = 'n', long = "pegs", value_name = "N", required_unless_present = "plan")]
+    pub n: Option<u8>,
+    /// Colours (symbols).
+    #[arg(short = 'k', long = "colours", value_name = "K", required_unless_present = "plan")]
+    pub k: Option<u8>,
+    /// No repeated symbols (Bulls and Cows is -n 4 -k 10 --distinct).
+    #[arg(long)]
+    pub distinct: bool,
+    /// Black-peg feedback only.
+    #[arg(long)]
+    pub black_only: bool,
+    /// Symbols used to write colours 1..k (default 123456789ABC...).
+    #[arg(long, value_name = "ALPHABET")]
+    pub symbols: Option<String>,
+    /// Refuse games whose estimated memory exceeds this (e.g. 8G; default 3/4 of RAM).
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
+}
+
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     #[command(flatten)]
-    pub game: GameArgs,
+    pub game: PlannableGameArgs,
     #[command(flatten)]
     pub rule: RuleArgs,
+    /// Build only one shard of this plan (`mmtree plan`); the game and rule come from it.
+    #[arg(long, value_name = "PLAN.json", requires = "shard",
+          conflicts_with_all = ["n", "k", "distinct", "black_only", "symbols", "RuleArgs", "self_check"])]
+    pub plan: Option<std::path::PathBuf>,
+    /// The shard of the plan to build, `I/N` (1 <= I <= N, N the plan's shard count).
+    #[arg(long, value_name = "I/N", requires = "plan")]
+    pub shard: Option<String>,
+    /// With --plan: exit at once when the output already holds this shard (checked cheaply:
+    /// checksum, plan digest, subtree list); without it, an existing output is also checked
+    /// subtree by subtree before it is kept.
+    #[arg(long, requires = "plan")]
+    pub resume: bool,
+    /// With --plan: only choose the guess at the root of each subtree of the shard and write
+    /// them as JSON (for `mmtree plan --refine`), instead of building the subtrees.
+    #[arg(long, requires = "plan")]
+    pub guesses: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "md")]
     pub format: FormatArg,
@@ -569,4 +612,54 @@ pub struct OptimalArgs {
     /// Stop after this many search nodes, as if interrupted (for testing checkpoints).
     #[arg(long, value_name = "N", hide = true)]
     pub stop_after_nodes: Option<u64>,
+}
+
+#[derive(Args, Debug)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub game: PlannableGameArgs,
+    #[command(flatten)]
+    pub rule: RuleArgs,
+    /// Depth of the subtrees the jobs build (1: one per answer to the first guess).
+    #[arg(long, value_name = "D", required_unless_present = "plan")]
+    pub split_depth: Option<u32>,
+    /// Number of jobs (shards) to balance the subtrees over (default: the refined plan's).
+    #[arg(long, value_name = "N", required_unless_present = "plan")]
+    pub shards: Option<u32>,
+    /// Refine this plan one level deeper with the guesses its jobs chose (`solve --guesses`).
+    /// (Its id is `plan`, like `solve --plan`: both take the game from a plan.)
+    #[arg(id = "plan", long = "refine", value_name = "PLAN.json",
+          conflicts_with_all = ["n", "k", "distinct", "black_only", "symbols", "RuleArgs", "split_depth"])]
+    pub refine: Option<std::path::PathBuf>,
+    /// With --refine: the guess lists of every shard of that plan.
+    #[arg(value_name = "GUESSES.json", requires = "plan")]
+    pub guesses: Vec<std::path::PathBuf>,
+    /// Write the plan (JSON) to this file.
+    #[arg(short = 'o', long = "output", value_name = "PLAN.json", required = true)]
+    pub output: std::path::PathBuf,
+    /// Output format of the summary.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: FormatArg,
+}
+
+#[derive(Args, Debug)]
+pub struct JoinArgs {
+    /// The plan the parts were built from.
+    #[arg(value_name = "PLAN.json")]
+    pub plan: std::path::PathBuf,
+    /// One part file per shard (`solve --plan ... -o`).
+    #[arg(value_name = "PART.mmt", required = true)]
+    pub parts: Vec<std::path::PathBuf>,
+    /// Write the whole tree to this file (`.mmt`, written atomically).
+    #[arg(short = 'o', long = "output", value_name = "FILE", required = true)]
+    pub output: std::path::PathBuf,
+    /// Check the joined tree with the independent verifier before writing it.
+    #[arg(long)]
+    pub self_check: bool,
+    /// Refuse to join when the tree would need more memory than this (e.g. 8G; default 3/4 of RAM).
+    #[arg(long, value_name = "SIZE")]
+    pub memory_limit: Option<String>,
+    /// Output format of the figures.
+    #[arg(long, value_enum, default_value = "md")]
+    pub format: FormatArg,
 }

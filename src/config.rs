@@ -3,10 +3,10 @@
 use anyhow::Result;
 
 use mmtree_core::{Alphabet, CodeSpace, FeedbackKind, Game, GameSpec, MemoryLimit, Variant};
-use mmtree_io::Format;
+use mmtree_io::{Format, RuleInfo};
 use mmtree_strategy::{GuessRule, Method, Pool, Ties, Valuation};
 
-use crate::cli::{FormatArg, GameArgs, PoolArg, RuleArgs, TiesArg, ValuationArg};
+use crate::cli::{FormatArg, GameArgs, PlannableGameArgs, PoolArg, RuleArgs, TiesArg, ValuationArg};
 
 /// Largest feedback table worth building. Measured: the packed SIMD scorer reads codes that
 /// stay in cache, while a large table misses it on nearly every lookup and costs |H|^2
@@ -137,4 +137,41 @@ pub fn rule(args: &RuleArgs, config: &GameConfig, space: &CodeSpace) -> Result<G
         rule.first_guess = Some(space.index(&code).expect("a parsed code of the game has an index"));
     }
     Ok(rule)
+}
+
+impl PlannableGameArgs {
+    /// The game flags, which are required unless the game comes from a plan.
+    pub fn require(&self, command: &str) -> Result<GameArgs> {
+        let (Some(n), Some(k)) = (self.n, self.k) else {
+            return Err(
+                crate::UsageError(format!("{command}: give the game with -n and -k, or a plan with --plan")).into()
+            );
+        };
+        Ok(GameArgs {
+            n,
+            k,
+            distinct: self.distinct,
+            black_only: self.black_only,
+            symbols: self.symbols.clone(),
+            memory_limit: self.memory_limit.clone(),
+        })
+    }
+}
+
+/// The rule a tree header or a plan records, back as a rule (its first guess parsed with
+/// `alphabet`); `None` for a name this build does not know.
+pub fn recorded_guess_rule(info: &RuleInfo, space: &CodeSpace, alphabet: &Alphabet) -> Option<GuessRule> {
+    let methods = [Method::OneStep, Method::Lookahead2, Method::FirstCandidate, Method::Human];
+    let valuations = [Valuation::Minimax, Valuation::ExpectedSize, Valuation::Entropy, Valuation::MostParts];
+    let mut rule = methods
+        .iter()
+        .flat_map(|&method| valuations.iter().map(move |&v| GuessRule { method, ..GuessRule::new(v) }))
+        .find(|rule| rule.name() == info.valuation)?;
+    rule.pool = [Pool::All, Pool::Candidates].into_iter().find(|p| p.name() == info.pool)?;
+    rule.ties = [Ties::Smallest, Ties::Largest].into_iter().find(|t| t.name() == info.ties)?;
+    rule.prefer_candidates = info.prefer_candidates;
+    if let Some(text) = &info.first_guess {
+        rule.first_guess = space.index(&alphabet.parse(space.game(), text).ok()?);
+    }
+    Some(rule)
 }

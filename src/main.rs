@@ -73,6 +73,8 @@ fn main() -> ExitCode {
         Command::Advise(args) => cmd::advise::run(args, &mut out),
         Command::Play(args) => cmd::play::run(args, &mut std::io::stdin().lock(), &mut out),
         Command::Optimal(args) => cmd::optimal::run(args, cli.quiet, &mut out),
+        Command::Plan(args) => cmd::plan::run(args, cli.quiet, &mut out),
+        Command::Join(args) => cmd::join::run(args, cli.quiet, &mut out),
         Command::Completions(args) => cmd::shell::completions(args, &mut out),
         Command::Man(args) => cmd::shell::man(args, &mut out),
     }
@@ -114,6 +116,8 @@ fn is_bad_input(err: &anyhow::Error) -> bool {
                 .or_else(|| e.downcast_ref::<mmtree_io::TreeFileError>().map(mmtree_io::TreeFileError::is_bad_input))
                 .or_else(|| e.downcast_ref::<mmtree_io::InputError>().map(mmtree_io::InputError::is_bad_input))
                 .or_else(|| e.downcast_ref::<mmtree_io::OutputError>().map(mmtree_io::OutputError::is_bad_input))
+                .or_else(|| e.downcast_ref::<mmtree_io::PlanError>().map(mmtree_io::PlanError::is_bad_input))
+                .or_else(|| e.downcast_ref::<mmtree_io::PartFileError>().map(mmtree_io::PartFileError::is_bad_input))
         })
         .unwrap_or(false)
 }

@@ -1,4 +1,5 @@
-//! `mmtree solve`: one game, one rule, the figures of its tree.
+//! `mmtree solve`: one game, one rule, the figures of its tree (or, with `--plan`, one job of
+//! a split tree: `plan_jobs`).
 
 use std::io::Write;
 
@@ -13,7 +14,10 @@ use crate::config::{self, GameConfig};
 use crate::progress;
 
 pub fn run(args: &SolveArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
-    let game = GameConfig::resolve(&args.game)?;
+    if let Some(plan) = &args.plan {
+        return super::plan_jobs::run(args, plan, quiet, out);
+    }
+    let game = GameConfig::resolve(&args.game.require("solve")?)?;
     let space = game.space()?;
     let rule = config::rule(&args.rule, &game, &space)?;
     let output = super::files::check_output(args.output.as_deref(), "-o")?;

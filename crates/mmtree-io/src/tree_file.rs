@@ -26,7 +26,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use mmtree_core::{CodeIndex, Edge, FeedbackIndex, Game, GameError, GameSpec, Node, NodeId, Stats, StrategyTree};
+use mmtree_core::{
+    CodeIndex, Edge, FeedbackIndex, Game, GameError, GameSpec, Node, NodeId, Stats, StrategyTree, Subtree,
+};
 use mmtree_core::{MemoryLimit, TreeShapeError, MAX_FEEDBACKS};
 
 use crate::input::{Input, InputError};
@@ -37,15 +39,15 @@ pub const MAGIC: [u8; 8] = *b"MMTREE\0\x1a";
 /// The format version this build writes and the newest it reads.
 pub const FORMAT_VERSION: u32 = 1;
 
-const PREFIX: usize = 8 + 4 + 8;
-const CHECKSUM: usize = 8;
+pub(crate) const PREFIX: usize = 8 + 4 + 8;
+pub(crate) const CHECKSUM: usize = 8;
 /// Most bytes one header may occupy when decoded.
-const HEADER_LIMIT: usize = 1 << 16;
+pub(crate) const HEADER_LIMIT: usize = 1 << 16;
 /// Most bytes one node may occupy when decoded (a guess lists at most `MAX_FEEDBACKS` edges).
 const NODE_LIMIT: usize = 64 + MAX_FEEDBACKS;
 /// Memory one byte of a file may take once decoded: a 2-byte leaf becomes a 16-byte node, an
 /// 8-byte edge and the shape check's flags.
-const MEMORY_PER_BYTE: u64 = 16;
+pub(crate) const MEMORY_PER_BYTE: u64 = 16;
 
 /// The rule that built a tree, as plain data (io does not know the builder's types).
 ///
@@ -215,6 +217,74 @@ enum WireNode {
     Leaf { secret: u32 },
 }
 
+/// Appends a subtree's nodes in preorder, as a tree file stores them; returns their number.
+pub(crate) fn encode_subtree(sub: &Subtree, out: &mut Vec<u8>) -> u64 {
+    let config = bincode::config::standard();
+    match sub {
+        Subtree::Leaf(secret) => {
+            out.extend(
+                bincode::serde::encode_to_vec(WireNode::Leaf { secret: secret.index() }, config)
+                    .expect("BUG: node encodes"),
+            );
+            1
+        }
+        Subtree::Guess { guess, candidates, children } => {
+            let wire = WireNode::Guess {
+                guess: guess.index(),
+                candidates: *candidates,
+                feedbacks: children.iter().map(|(f, _)| f.index()).collect(),
+            };
+            out.extend(bincode::serde::encode_to_vec(&wire, config).expect("BUG: node encodes"));
+            1 + children.iter().map(|(_, child)| encode_subtree(child, out)).sum::<u64>()
+        }
+    }
+}
+
+/// Decodes `count` nodes in preorder from `body[*pos..]` into one subtree (without recursion,
+/// so no file can exhaust the stack); `place` names the subtree in errors.
+pub(crate) fn decode_subtree(body: &[u8], pos: &mut usize, count: u64, place: &str) -> Result<Subtree, FormatError> {
+    let limited = bincode::config::standard().with_limit::<NODE_LIMIT>();
+    // Open guesses: (guess, candidates, feedbacks, children decoded so far).
+    type Open = (CodeIndex, u32, Vec<u8>, Vec<(FeedbackIndex, Subtree)>);
+    let mut open: Vec<Open> = Vec::new();
+    for i in 0..count {
+        let (wire, used): (WireNode, usize) = bincode::serde::decode_from_slice(&body[*pos..], limited)
+            .map_err(|e| body_error(&format!("{place}, node {i}"), e))?;
+        *pos += used;
+        let mut done = match wire {
+            WireNode::Leaf { secret } => Subtree::Leaf(CodeIndex::from_index(secret)),
+            WireNode::Guess { guess, candidates, feedbacks } => {
+                if feedbacks.is_empty() || feedbacks.len() > MAX_FEEDBACKS {
+                    return Err(FormatError::Body(format!("{place}, node {i} has {} children", feedbacks.len())));
+                }
+                let n = feedbacks.len();
+                open.push((CodeIndex::from_index(guess), candidates, feedbacks, Vec::with_capacity(n)));
+                continue;
+            }
+        };
+        // Attach the finished subtree to its parent, closing every parent it completes.
+        loop {
+            let Some(parent) = open.last_mut() else {
+                if i + 1 != count {
+                    return Err(FormatError::Body(format!(
+                        "{place}: node {} comes after the subtree is complete",
+                        i + 1
+                    )));
+                }
+                return Ok(done);
+            };
+            let feedback = FeedbackIndex::from_index(parent.2[parent.3.len()]);
+            parent.3.push((feedback, done));
+            if parent.3.len() < parent.2.len() {
+                break;
+            }
+            let (guess, candidates, _, children) = open.pop().expect("an open guess");
+            done = Subtree::Guess { guess, candidates, children };
+        }
+    }
+    Err(FormatError::Body(format!("{place}: children missing after the last node")))
+}
+
 /// FNV-1a, 64 bits: every single-byte change alters it (each step is a bijection).
 ///
 /// ```
@@ -231,7 +301,7 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 }
 
 /// A decoding error in words, with where it happened (`the header`, `node 17`).
-fn body_error(place: &str, e: bincode::error::DecodeError) -> FormatError {
+pub(crate) fn body_error(place: &str, e: bincode::error::DecodeError) -> FormatError {
     use bincode::error::DecodeError as E;
     let words = match e {
         E::UnexpectedEnd { .. } => "the data ends in the middle of a value".to_string(),
@@ -275,7 +345,7 @@ fn expected_len(bytes: &[u8]) -> Result<u64, FormatError> {
 }
 
 /// Compares a file's length with the length its prefix announces.
-fn check_len(len: u64, expected: u64) -> Result<(), FormatError> {
+pub(crate) fn check_len(len: u64, expected: u64) -> Result<(), FormatError> {
     if len < expected {
         return Err(FormatError::Truncated { len, expected });
     }
@@ -458,7 +528,6 @@ fn decode_header(body: &[u8]) -> Result<(TreeHeader, usize), FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mmtree_core::Subtree;
 
     fn sample() -> TreeFile {
         let game = Game::new(GameSpec::mastermind(1, 2)).unwrap();

@@ -39,7 +39,7 @@ mod simple;
 mod valuation;
 
 pub use advice::{rank_guesses, RankedGuess};
-pub use builder::Solver;
+pub use builder::{candidates_after, CandidateCache, JoinError, Round, Solver, SplitNode, Top, TopNode};
 pub use lookahead::two_step_partition;
 pub use optimal::{Checkpoint, CheckpointEntry, Objective, OptimalConfig, OptimalError, OptimalSearch, SearchStats};
 pub use rule::{GuessRule, Method, Pool, Ties};

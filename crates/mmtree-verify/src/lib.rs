@@ -42,9 +42,9 @@ use thiserror::Error;
 
 use mmtree_core::{
     score_reference, Alphabet, Code, CodeIndex, CodeSpace, FeedbackIndex, FeedbackScheme, Game, GameError, MemoryLimit,
-    Node, NodeId, Stats,
+    Node, NodeId, Stats, StrategyTree,
 };
-use mmtree_io::{FormatError, TreeFile};
+use mmtree_io::{FormatError, TreeFile, TreeHeader};
 
 /// The first way in which a file is not a strategy tree of its game.
 ///
@@ -173,15 +173,102 @@ pub fn verify(file: &TreeFile, limit: MemoryLimit) -> Result<Stats, VerifyError>
     let space = CodeSpace::new(game, limit).map_err(VerifyError::Game)?;
     let codes: Vec<Code> = space.iter().map(|(_, c)| c).collect();
     let scheme = FeedbackScheme::new(&game);
-    let checker = Checker { game, tree: file, codes: &codes, scheme: &scheme, alphabet: &alphabet };
-    let stats = checker.walk()?;
-    checker.check_header(&stats)?;
+    let checker = Checker { game, tree: &file.tree, codes: &codes, scheme: &scheme, alphabet: &alphabet };
+    let all: Vec<CodeIndex> = (0..codes.len() as u32).map(CodeIndex::from_index).collect();
+    let stats = checker.walk(all)?;
+    checker.check_header(&file.header, &stats)?;
     Ok(stats)
+}
+
+/// Checks the pieces of a tree that the jobs of a split build wrote: each must be a strategy
+/// tree for the codes consistent with its history (rounds of `(guess, feedback)` indices,
+/// scored with the reference scorer). Candidate sets of history prefixes are kept, so checking
+/// many subtrees below the same nodes re-scores little.
+///
+/// ```
+/// use mmtree_core::{Alphabet, CodeIndex, FeedbackIndex, Game, GameSpec, MemoryLimit, StrategyTree, Subtree};
+/// use mmtree_verify::SubtreeChecker;
+/// let game = Game::new(GameSpec::mastermind(1, 3))?;
+/// let (c, f) = (CodeIndex::from_index, FeedbackIndex::from_index);
+/// // After guessing 1 and hearing (0,0), the secret is 2 or 3: guess 2, then 3.
+/// let sub = StrategyTree::from_subtree(game, Subtree::Guess {
+///     guess: c(1),
+///     candidates: 2,
+///     children: vec![
+///         (f(0), Subtree::Guess { guess: c(2), candidates: 1, children: vec![(f(1), Subtree::Leaf(c(2)))] }),
+///         (f(1), Subtree::Leaf(c(1))),
+///     ],
+/// });
+/// let mut checker = SubtreeChecker::new(game, Alphabet::default(), MemoryLimit(1 << 30)).unwrap();
+/// let stats = checker.check(&sub, &[(0, 0)]).unwrap();
+/// assert_eq!((stats.secrets, stats.total), (2, 3));
+/// // Below (1,0) nothing is left to find.
+/// assert!(checker.check(&sub, &[(0, 1)]).is_err());
+/// # Ok::<(), mmtree_core::GameError>(())
+/// ```
+pub struct SubtreeChecker {
+    game: Game,
+    codes: Vec<Code>,
+    scheme: FeedbackScheme,
+    alphabet: Alphabet,
+    prefixes: std::collections::HashMap<Vec<(u32, u8)>, Vec<CodeIndex>>,
+}
+
+impl SubtreeChecker {
+    /// A checker for the subtrees of one game, naming codes with `alphabet`.
+    pub fn new(game: Game, alphabet: Alphabet, limit: MemoryLimit) -> Result<SubtreeChecker, VerifyError> {
+        if alphabet.len() < game.k() as usize {
+            return Err(VerifyError::Symbols { symbols: alphabet.first(35), k: game.k() });
+        }
+        let space = CodeSpace::new(game, limit).map_err(VerifyError::Game)?;
+        let codes: Vec<Code> = space.iter().map(|(_, c)| c).collect();
+        Ok(SubtreeChecker { game, codes, scheme: FeedbackScheme::new(&game), alphabet, prefixes: Default::default() })
+    }
+
+    /// Checks one subtree below `history`; returns its figures (depths counted from its root).
+    pub fn check(&mut self, subtree: &StrategyTree, history: &[(u32, u8)]) -> Result<Stats, VerifyError> {
+        let candidates = self.candidates(history)?;
+        let checker = Checker {
+            game: self.game,
+            tree: subtree,
+            codes: &self.codes,
+            scheme: &self.scheme,
+            alphabet: &self.alphabet,
+        };
+        checker.walk(candidates)
+    }
+
+    /// The codes consistent with `history`, from the longest kept prefix.
+    fn candidates(&mut self, history: &[(u32, u8)]) -> Result<Vec<CodeIndex>, VerifyError> {
+        if history.is_empty() {
+            return Ok((0..self.codes.len() as u32).map(CodeIndex::from_index).collect());
+        }
+        let (last, prefix) = history.split_last().expect("non-empty");
+        if !self.prefixes.contains_key(prefix) {
+            let set = self.candidates(prefix)?;
+            self.prefixes.insert(prefix.to_vec(), set);
+        }
+        let (guess, feedback) = *last;
+        let guess = self.codes.get(guess as usize).ok_or_else(|| VerifyError::NotACode {
+            path: "the history".to_string(),
+            found: guess,
+            codes: self.codes.len(),
+        })?;
+        let (game, codes, scheme) = (&self.game, &self.codes, &self.scheme);
+        Ok(self.prefixes[prefix]
+            .iter()
+            .copied()
+            .filter(|&c| {
+                let fb = score_reference(game, guess, &codes[c.get()]);
+                scheme.index(fb).is_ok_and(|f| f.index() == feedback)
+            })
+            .collect())
+    }
 }
 
 struct Checker<'a> {
     game: Game,
-    tree: &'a TreeFile,
+    tree: &'a StrategyTree,
     codes: &'a [Code],
     scheme: &'a FeedbackScheme,
     alphabet: &'a Alphabet,
@@ -205,7 +292,7 @@ impl Checker<'_> {
 
     /// The rounds leading to `id`, from the parent links.
     fn path(&self, parents: &[Option<(NodeId, FeedbackIndex)>], id: NodeId) -> String {
-        let tree = &self.tree.tree;
+        let tree = self.tree;
         let mut rounds = Vec::new();
         let mut at = id;
         while let Some((parent, f)) = parents[at.0 as usize] {
@@ -221,9 +308,10 @@ impl Checker<'_> {
         rounds.join(" → ")
     }
 
-    /// Preorder walk with explicit stack; returns the figures of the leaves reached.
-    fn walk(&self) -> Result<Stats, VerifyError> {
-        let tree = &self.tree.tree;
+    /// Preorder walk with explicit stack from the candidate set `all`; returns the figures of
+    /// the leaves reached.
+    fn walk(&self, all: Vec<CodeIndex>) -> Result<Stats, VerifyError> {
+        let tree = self.tree;
         let nodes = tree.nodes();
         let win = self.scheme.win();
         let mut parents: Vec<Option<(NodeId, FeedbackIndex)>> = vec![None; nodes.len()];
@@ -232,7 +320,7 @@ impl Checker<'_> {
         if let Node::Leaf { .. } = nodes[0] {
             return Err(VerifyError::RootLeaf);
         }
-        let all: Vec<CodeIndex> = (0..self.codes.len() as u32).map(CodeIndex::from_index).collect();
+        let wanted = all.clone();
         let mut stack: Vec<(NodeId, Vec<CodeIndex>, u32)> = vec![(tree.root(), all, 0)];
         while let Some((id, cands, depth)) = stack.pop() {
             let path = || self.path(&parents, id);
@@ -320,16 +408,16 @@ impl Checker<'_> {
             // Children are pushed in reverse so the walk (and the first error) is in preorder;
             // errors about the edges of this node come first, which is also preorder.
         }
-        if let Some(s) = found.iter().position(|f| !f) {
-            return Err(VerifyError::Unreached { secret: self.name(CodeIndex::from_index(s as u32)) });
+        if let Some(&s) = wanted.iter().find(|s| !found[s.get()]) {
+            return Err(VerifyError::Unreached { secret: self.name(s) });
         }
         let secrets = histogram.iter().sum();
         let total = histogram.iter().enumerate().map(|(d, &c)| (d as u64 + 1) * c).sum();
         Ok(Stats { secrets, total, max: histogram.len() as u32, histogram })
     }
 
-    fn check_header(&self, stats: &Stats) -> Result<(), VerifyError> {
-        let recorded = &self.tree.header.stats;
+    fn check_header(&self, header: &TreeHeader, stats: &Stats) -> Result<(), VerifyError> {
+        let recorded = &header.stats;
         let figure = |field, expected: String, found: String| Err(VerifyError::Figure { field, expected, found });
         if recorded.secrets != stats.secrets {
             return figure("secrets", stats.secrets.to_string(), recorded.secrets.to_string());
@@ -343,7 +431,7 @@ impl Checker<'_> {
         if recorded.histogram != stats.histogram {
             return figure("histogram", format!("{:?}", stats.histogram), format!("{:?}", recorded.histogram));
         }
-        if let (Some(fixed), Some(played)) = (&self.tree.header.rule.first_guess, self.tree.tree.first_guess()) {
+        if let (Some(fixed), Some(played)) = (&header.rule.first_guess, self.tree.first_guess()) {
             let played = self.name(played);
             if *fixed != played {
                 return Err(VerifyError::FirstGuess { expected: played, found: fixed.clone() });

@@ -5,13 +5,16 @@
 //!   order, scanned how);
 //! * `best`: the running best guess of a scan, compared exactly;
 //! * `pools`: the guess pools cut down by symmetry, laid out once and cached;
+//! * `split`: the top of a tree and the subtree of one node from its history (for jobs);
 //! * this module: the tree, node by node, carrying the symmetry of the history down.
 
 mod best;
 mod choice;
 mod pools;
+mod split;
 
 pub(crate) use best::ideal_partition;
+pub use split::{candidates_after, CandidateCache, JoinError, Round, SplitNode, Top, TopNode};
 
 use rayon::prelude::*;
 

@@ -1,0 +1,105 @@
+//! `mmtree join PLAN PART...`: checks that the parts are exactly the plan's shards (checksums,
+//! digest, shard numbers, each subtree's candidate count where the top leads), assembles the
+//! top and the subtrees, and writes the same bytes a one-process `solve -o` writes
+//! (`--self-check`: checked by the independent verifier first, as `solve --self-check` does).
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{anyhow, Result};
+
+use mmtree_core::{format_bytes, StrategyTree, Subtree, BYTES_PER_CODE};
+use mmtree_io::{refuse_same_file, Format, OutputPath, PartFile, TreeFile};
+
+use super::plan::OpenPlan;
+use super::plan_jobs::check_part;
+use crate::cli::JoinArgs;
+use crate::config;
+use crate::report::SolveReport;
+use crate::UsageError;
+
+pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
+    let output = OutputPath::check(&args.output, "-o")?;
+    let inputs: Vec<(&Path, &str)> = std::iter::once((args.plan.as_path(), "the plan"))
+        .chain(args.parts.iter().map(|p| (p.as_path(), "a part")))
+        .collect();
+    refuse_same_file(&inputs, &[&output])?;
+    let open = OpenPlan::read(&args.plan, args.memory_limit.as_deref())?;
+    let plan = &open.plan;
+    // The tree, its nodes in preorder and the file's bytes: what a one-process solve holds at
+    // the end, without the scans.
+    let part_bytes: u64 = args.parts.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    let needed = open.game.code_count() * BYTES_PER_CODE + u128::from(part_bytes) * 2;
+    if needed > u128::from(open.limit.0) {
+        return Err(UsageError(format!(
+            "joining {} needs about {}, more than the memory limit of {} (--memory-limit)",
+            open.game,
+            format_bytes(needed),
+            format_bytes(open.limit.0.into())
+        ))
+        .into());
+    }
+    if !quiet {
+        eprintln!(
+            "mmtree: joining {} parts of {}: about {} of memory",
+            args.parts.len(),
+            open.game,
+            format_bytes(needed)
+        );
+    }
+    let mut by_shard: HashMap<u32, &Path> = HashMap::new();
+    let mut subtrees: Vec<Option<Subtree>> = vec![None; plan.subtrees.len()];
+    for path in &args.parts {
+        let part = PartFile::read(path, open.limit)?;
+        let bad = |what: String| UsageError(format!("'{}': {what}", path.display()));
+        let shard = part.header.shard;
+        if part.header.plan_digest == plan.digest {
+            if let Some(other) = by_shard.insert(shard, path) {
+                return Err(bad(format!("shard {shard} again (also in '{}')", other.display())).into());
+            }
+        }
+        check_part(&part, &open, shard, None).map_err(bad)?;
+        for (i, subtree) in part.subtrees {
+            subtrees[i as usize] = Some(subtree);
+        }
+    }
+    if let Some(missing) = (1..=plan.shards).find(|s| !by_shard.contains_key(s)) {
+        return Err(UsageError(format!(
+            "'{}': no part given for shard {missing} of {}",
+            args.plan.display(),
+            plan.shards
+        ))
+        .into());
+    }
+    // Every shard is present and holds exactly its subtrees, so every subtree is here.
+    let subtrees: Vec<Subtree> = subtrees.into_iter().map(|s| s.expect("every shard's subtrees checked")).collect();
+    let root = open.top().join(&open.space, subtrees).map_err(|e| {
+        let at = super::plan::path_text(&open.space, &open.alphabet, &e.history);
+        UsageError(format!("'{}': at {at}: {e}", args.plan.display()))
+    })?;
+    let tree = StrategyTree::from_subtree(open.game, root);
+    let report = SolveReport::new(&open.game, &open.rule, &tree, &open.space, &open.alphabet);
+    let bytes = TreeFile::new(tree, plan.symbols.clone(), plan.rule.clone()).to_bytes();
+    if args.self_check {
+        // The bytes exactly as they will be written, with the independent checker.
+        mmtree_verify::verify_bytes(&bytes, open.limit).map_err(|e| anyhow!(e).context("self-check failed"))?;
+    }
+    output.write(&bytes, out)?;
+    if !quiet && !output.is_stdout() {
+        eprintln!("mmtree: wrote {} ({} bytes)", output.path().display(), bytes.len());
+    }
+    if output.is_stdout() {
+        return Ok(());
+    }
+    match config::format(args.format) {
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
+        format => write!(
+            out,
+            "{}",
+            SolveReport::table(std::slice::from_ref(&report), &format!("{} {}", open.game, open.rule.name()))
+                .render(format)
+        )?,
+    }
+    Ok(())
+}
