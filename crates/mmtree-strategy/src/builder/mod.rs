@@ -23,6 +23,10 @@ use pools::PoolCache;
 /// Nodes with at least this many candidates build their children in parallel.
 const PARALLEL_CHILDREN: usize = 64;
 
+/// The guesses that represent their class under one node's group, found once for all its
+/// children on first need (see `choice`).
+type Representatives = std::sync::OnceLock<Vec<CodeIndex>>;
+
 /// Applies a [`GuessRule`] on a [`CodeSpace`].
 ///
 /// ```
@@ -73,7 +77,12 @@ impl<'s> Solver<'s> {
 
     /// The tree for every secret of the game.
     pub fn build(&self) -> StrategyTree {
-        let root = self.subtree(self.space.all_indices(), self.rule.first_guess, &self.root_symmetry());
+        let root = self.subtree(
+            self.space.all_indices(),
+            self.rule.first_guess,
+            &self.root_symmetry(),
+            &Representatives::new(),
+        );
         StrategyTree::from_subtree(*self.space.game(), root)
     }
 
@@ -94,7 +103,7 @@ impl<'s> Solver<'s> {
         } else {
             Symmetry::trivial(self.space.game())
         };
-        self.choose_with(candidates, &symmetry)
+        self.choose_with(candidates, &symmetry, None)
     }
 
     /// The guess the rule plays after the guesses `history`, whose answers left `candidates`.
@@ -105,7 +114,7 @@ impl<'s> Solver<'s> {
                 symmetry = symmetry.after(&self.space.code(g));
             }
         }
-        self.choose_with(candidates, &symmetry)
+        self.choose_with(candidates, &symmetry, None)
     }
 
     /// The group the searches start from: the game's, or none when symmetry is off.
@@ -119,8 +128,14 @@ impl<'s> Solver<'s> {
 
     /// The subtree of a candidate set reached with `symmetry`: the rule's guess (or `fixed`),
     /// and each part's subtree, built in parallel on large sets.
-    fn subtree(&self, candidates: Vec<CodeIndex>, fixed: Option<CodeIndex>, symmetry: &Symmetry) -> Subtree {
-        let guess = fixed.unwrap_or_else(|| self.choose_with(&candidates, symmetry));
+    fn subtree(
+        &self,
+        candidates: Vec<CodeIndex>,
+        fixed: Option<CodeIndex>,
+        symmetry: &Symmetry,
+        shared: &Representatives,
+    ) -> Subtree {
+        let guess = fixed.unwrap_or_else(|| self.choose_with(&candidates, symmetry, Some(shared)));
         let parts = self.space.split(guess, &candidates);
         let m = candidates.len();
         drop(candidates);
@@ -130,6 +145,7 @@ impl<'s> Solver<'s> {
         );
         let win = self.space.scheme().win();
         let symmetry = if self.symmetry { symmetry.after(&self.space.code(guess)) } else { symmetry.clone() };
+        let shared = Representatives::new();
         let child = |(feedback, part): (FeedbackIndex, Vec<CodeIndex>)| {
             if feedback == win {
                 if let Some(report) = self.progress {
@@ -137,7 +153,7 @@ impl<'s> Solver<'s> {
                 }
                 (feedback, Subtree::Leaf(guess))
             } else {
-                (feedback, self.subtree(part, None, &symmetry))
+                (feedback, self.subtree(part, None, &symmetry, &shared))
             }
         };
         let children = if m >= PARALLEL_CHILDREN {
