@@ -16,7 +16,7 @@ use crate::rule::{GuessRule, Method, Pool, Ties};
 
 /// Candidate sets up to this size scan the whole pool laid out, without testing each guess
 /// against the group (cheaper than the test at this size).
-const LAID_OUT_MAX: usize = 128;
+pub(super) const LAID_OUT_MAX: usize = 128;
 
 /// Which guesses a scan keeps: one per class of the group and of the absent colours.
 pub(crate) struct Filter<'a> {

@@ -24,7 +24,7 @@ use pools::PoolCache;
 const PARALLEL_CHILDREN: usize = 64;
 
 /// The guesses that represent their class under one node's group, found once for all its
-/// children on first need (see `choice`).
+/// children on first need, when two or more of them are large (see `choice`).
 type Representatives = std::sync::OnceLock<Vec<CodeIndex>>;
 
 /// Applies a [`GuessRule`] on a [`CodeSpace`].
@@ -77,12 +77,7 @@ impl<'s> Solver<'s> {
 
     /// The tree for every secret of the game.
     pub fn build(&self) -> StrategyTree {
-        let root = self.subtree(
-            self.space.all_indices(),
-            self.rule.first_guess,
-            &self.root_symmetry(),
-            &Representatives::new(),
-        );
+        let root = self.subtree(self.space.all_indices(), self.rule.first_guess, &self.root_symmetry(), None);
         StrategyTree::from_subtree(*self.space.game(), root)
     }
 
@@ -133,9 +128,9 @@ impl<'s> Solver<'s> {
         candidates: Vec<CodeIndex>,
         fixed: Option<CodeIndex>,
         symmetry: &Symmetry,
-        shared: &Representatives,
+        shared: Option<&Representatives>,
     ) -> Subtree {
-        let guess = fixed.unwrap_or_else(|| self.choose_with(&candidates, symmetry, Some(shared)));
+        let guess = fixed.unwrap_or_else(|| self.choose_with(&candidates, symmetry, shared));
         let parts = self.space.split(guess, &candidates);
         let m = candidates.len();
         drop(candidates);
@@ -145,7 +140,10 @@ impl<'s> Solver<'s> {
         );
         let win = self.space.scheme().win();
         let symmetry = if self.symmetry { symmetry.after(&self.space.code(guess)) } else { symmetry.clone() };
-        let shared = Representatives::new();
+        // Shared only when two children or more test guesses against the group.
+        let large = parts.iter().filter(|(_, part)| part.len() > choice::LAID_OUT_MAX).count();
+        let representatives = Representatives::new();
+        let shared = (large >= 2).then_some(&representatives);
         let child = |(feedback, part): (FeedbackIndex, Vec<CodeIndex>)| {
             if feedback == win {
                 if let Some(report) = self.progress {
@@ -153,7 +151,7 @@ impl<'s> Solver<'s> {
                 }
                 (feedback, Subtree::Leaf(guess))
             } else {
-                (feedback, self.subtree(part, None, &symmetry, &shared))
+                (feedback, self.subtree(part, None, &symmetry, shared))
             }
         };
         let children = if m >= PARALLEL_CHILDREN {
