@@ -122,6 +122,31 @@ impl Fold for Sum {
     }
 }
 
+/// The least largest part, or `sum s log2 s`, of the guesses a scan shows, cutting off the
+/// rest as the one-step rule does.
+struct Least {
+    key: f64,
+    entropy: bool,
+}
+
+impl Fold for Least {
+    fn cut(&self) -> Cut {
+        match (self.key.is_finite(), self.entropy) {
+            (false, _) => Cut::Never,
+            (true, true) => Cut::XLogX(self.key),
+            (true, false) => Cut::Largest(self.key as u32),
+        }
+    }
+    fn visit(&mut self, p: &Partition) -> bool {
+        let key = if self.entropy { p.xlogx() } else { f64::from(p.largest()) };
+        self.key = self.key.min(key);
+        true
+    }
+    fn merge(self, later: Self) -> Self {
+        Least { key: self.key.min(later.key), ..self }
+    }
+}
+
 /// The partition scanner's paths on one node each: every code of [5,8] against 20 candidates
 /// (pairwise), against 500 (histograms), and every code of Bulls and Cows against 200 with its
 /// feedback table (streamed rows, as the exact search asks).
@@ -139,6 +164,16 @@ fn scan(c: &mut Criterion) {
     group.bench_function("5_8_histograms_500", |b| {
         b.iter(|| black_box(Scan::new(&s, Guesses::List(&all), &many).detail(Detail::Moments).run(|| Sum(0)).0))
     });
+    // With the cut-offs of a search: hopeless blocks given up part-way.
+    let least = |entropy: bool| move || Least { key: f64::INFINITY, entropy };
+    group.bench_function("5_8_pairwise_60_entropy_cut", |b| {
+        let set = sample(60);
+        let pool = Guesses::Pool(s.pool(), false);
+        b.iter(|| black_box(Scan::new(&s, pool, &set).detail(Detail::Sizes).run(least(true)).key))
+    });
+    group.bench_function("5_8_histograms_500_minimax_cut", |b| {
+        b.iter(|| black_box(Scan::new(&s, Guesses::List(&all), &many).detail(Detail::Moments).run(least(false)).key))
+    });
     let bc = space(GameSpec::bulls_and_cows(4, 10), true);
     let codes = bc.all_indices();
     let set: Vec<CodeIndex> = codes.iter().step_by(25).copied().collect();
@@ -152,7 +187,7 @@ fn whole_trees(c: &mut Criterion) {
     let mut group = c.benchmark_group("tree");
     group.sample_size(10);
     for (name, spec) in [("4_6", GameSpec::mastermind(4, 6)), ("bulls_cows", GameSpec::bulls_and_cows(4, 10))] {
-        let s = space(spec, true);
+        let s = space(spec, false);
         for v in Valuation::ALL {
             group.bench_function(BenchmarkId::new(name, v.name()), |b| {
                 b.iter(|| black_box(Solver::new(&s, GuessRule::new(v)).build().stats()))

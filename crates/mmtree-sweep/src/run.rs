@@ -13,10 +13,6 @@ use mmtree_strategy::Solver;
 use crate::key::RowKey;
 use crate::row::{Figures, Outcome, Row};
 
-/// Largest feedback table worth building (as `mmtree solve` does): a large table misses the
-/// cache on nearly every lookup, where the packed scorer's codes stay in it.
-const TABLE_CAP: u64 = 16 << 20;
-
 /// A sweep over some keys: solves each key's game under its rule, or skips it with the
 /// reason when the game cannot exist or does not fit the memory limit.
 ///
@@ -159,9 +155,8 @@ impl<'a> Sweep<'a> {
     }
 }
 
-/// The code space of a game, with its feedback table when that is small.
+/// The code space of a game, without a feedback table (as `mmtree solve`: the scanner's
+/// kernels score a game's sets in less time than its table takes to build).
 fn space(game: Game, limit: MemoryLimit) -> Result<CodeSpace, GameError> {
-    let mut space = CodeSpace::new(game, limit)?;
-    space.build_table((limit.0 / 2).min(TABLE_CAP));
-    Ok(space)
+    CodeSpace::new(game, limit)
 }

@@ -1,19 +1,63 @@
-//! The partition tables of 32 guesses at once: one histogram per lane of a block.
+//! The partition tables of 32 guesses at once: one histogram per lane of a block, given up
+//! part-way once every lane is past the caller's cut.
+
+use std::ops::Range;
 
 use super::{CodeBlocks, ProbeSet, BLOCK};
+use crate::scan::Cut;
+
+/// Fractions (in quarters) of the probes after which a block is tested against the cut.
+const CHECKPOINTS: [usize; 3] = [1, 2, 3];
+
+/// Blocks of fewer probes are counted through: testing costs about as much as counting.
+const CHECK_MIN_PROBES: usize = 128;
 
 impl CodeBlocks {
-    /// key of every probe against it: the partition tables of 32 guesses at once.
+    /// Adds to `hist[lane][key]` the raw key of every probe against the code in lane `lane`
+    /// of block `b`: the partition tables of 32 guesses at once.
     pub fn histograms(&self, b: usize, probes: &ProbeSet, hist: &mut [[u16; 256]; BLOCK]) {
+        self.histograms_within(b, probes, hist, Cut::Never, &[]);
+    }
+
+    /// [`CodeBlocks::histograms`], giving up (and returning `false`) when, a quarter, half or
+    /// three quarters of the way through the probes, every lane's counts so far prove its
+    /// partition past `hopeless` (never for [`Cut::XLogX`]); the histograms then hold the
+    /// counts so far, for the caller to clear. `keys` are the raw keys that can occur (the
+    /// game's feedbacks): only those bins are read.
+    pub fn histograms_within(
+        &self,
+        b: usize,
+        probes: &ProbeSet,
+        hist: &mut [[u16; 256]; BLOCK],
+        hopeless: Cut,
+        keys: &[u8],
+    ) -> bool {
         assert_eq!(probes.totals, self.totals, "BUG: probes of another game");
         assert!(b < self.blocks(), "BUG: block {b} of {}", self.blocks());
         let valid = self.block_len(b);
+        let m = probes.len();
+        let checks = !matches!(hopeless, Cut::Never | Cut::XLogX(_)) && m >= CHECK_MIN_PROBES && !keys.is_empty();
+        let mut from = 0;
+        for quarter in CHECKPOINTS.into_iter().filter(|_| checks) {
+            let to = m * quarter / 4;
+            self.count(b, valid, probes, from..to, hist);
+            from = to;
+            let rest = (m - to) as u64;
+            if hist[..valid].iter().all(|h| past(h, keys, hopeless, rest)) {
+                return false;
+            }
+        }
+        self.count(b, valid, probes, from..m, hist);
+        true
+    }
+
+    fn count(&self, b: usize, valid: usize, probes: &ProbeSet, range: Range<usize>, hist: &mut [[u16; 256]; BLOCK]) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: AVX2 is present, checked just above.
-            return unsafe { self.histograms_avx2(b, valid, probes, hist) };
+            return unsafe { self.histograms_avx2(b, valid, probes, range, hist) };
         }
-        for probe in &probes.probes {
+        for probe in &probes.probes[range] {
             let keys = self.keys_scalar(b, probe);
             for (h, &key) in hist[..valid].iter_mut().zip(&keys) {
                 h[key as usize] += 1;
@@ -23,17 +67,37 @@ impl CodeBlocks {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn histograms_avx2(&self, b: usize, valid: usize, probes: &ProbeSet, hist: &mut [[u16; 256]; BLOCK]) {
+    unsafe fn histograms_avx2(
+        &self,
+        b: usize,
+        valid: usize,
+        probes: &ProbeSet,
+        range: Range<usize>,
+        hist: &mut [[u16; 256]; BLOCK],
+    ) {
         use std::arch::x86_64::*;
         // SAFETY: block b is in bounds (checked by the caller).
         let block = unsafe { self.data.as_ptr().add(b * self.rows * BLOCK) };
         let mut keys = [0u8; BLOCK];
-        for j in 0..probes.len() {
+        for j in range {
             // SAFETY: same game (checked by the caller); keys is 32 bytes.
             unsafe { _mm256_storeu_si256(keys.as_mut_ptr().cast(), probes.keys(j, block, self.totals)) };
             for (h, &key) in hist[..valid].iter_mut().zip(&keys) {
                 h[key as usize] += 1;
             }
         }
+    }
+}
+
+/// Whether a lane's counts so far (`h`, bins `keys`), with `rest` probes still to count,
+/// prove its partition past `cut`: the largest part and the sum of squares only grow (each
+/// probe to come adds at least 1 to the sum), and at most `rest` parts can still appear.
+fn past(h: &[u16; 256], keys: &[u8], cut: Cut, rest: u64) -> bool {
+    let counts = keys.iter().map(|&k| u64::from(h[k as usize]));
+    match cut {
+        Cut::Never | Cut::XLogX(_) => false,
+        Cut::Largest(c) => counts.max().unwrap_or(0) >= u64::from(c),
+        Cut::SumSquares(c) => counts.map(|s| s * s).sum::<u64>() + rest >= c,
+        Cut::Parts(p) => counts.filter(|&s| s > 0).count() as u64 + rest <= u64::from(p),
     }
 }

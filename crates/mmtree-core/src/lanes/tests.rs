@@ -96,6 +96,14 @@ fn partitions_match_a_direct_count() {
                     rank_sizes.sort_unstable();
                     assert_eq!(rank_sizes, from_ranks);
                     assert!((0..m).all(|j| (ranks[j][lane] as usize) < sizes[&raw(&game, g, &secrets[j])] as usize));
+                    // The floor of sum s log2 s in 32nds: never above it, and within one 32nd a
+                    // probe when no part passes 16 (each step rounded down once).
+                    let xlogx: f64 = sizes.values().map(|&s| f64::from(s) * f64::from(s).log2()).sum();
+                    let floor = f64::from(stats.xlogx_floor[lane]);
+                    assert!(floor <= 32.0 * xlogx + 1e-9, "{game:?} lane {lane}: {floor} vs {xlogx}");
+                    if largest <= 16 {
+                        assert!(floor > 32.0 * xlogx - m as f64 - 1e-9, "{game:?} lane {lane}: {floor} vs {xlogx}");
+                    }
                 }
             }
         }
@@ -126,6 +134,49 @@ fn histograms_match_a_direct_count() {
 }
 
 #[test]
+fn histograms_given_up_only_past_the_cut() {
+    let mut given_up = 0;
+    for game in games() {
+        let codes = codes(&game);
+        let space = crate::CodeSpace::new(game, crate::MemoryLimit(1 << 30)).unwrap();
+        let raws = space.raw_keys();
+        // Every code, enough probes to be tested part-way.
+        let all: Vec<Code> = space.iter().map(|(_, c)| c).collect();
+        let secrets: Vec<Code> = all.iter().rev().step_by(2).take(300).copied().collect();
+        let m = secrets.len() as u64;
+        let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
+        let mut blocks = CodeBlocks::new(&game, &[]);
+        for cut in [Cut::Largest(m as u32 / 8), Cut::SumSquares(m * m / 10), Cut::Parts(6), Cut::XLogX(10.0)] {
+            for batch in codes.chunks(BLOCK) {
+                blocks.refill(batch);
+                let mut hist = [[0u16; 256]; BLOCK];
+                let complete = blocks.histograms_within(0, &probes, &mut hist, cut, &raws);
+                given_up += usize::from(!complete);
+                for (lane, g) in batch.iter().enumerate() {
+                    let mut expected = [0u16; 256];
+                    for s in &secrets {
+                        expected[raw(&game, g, s) as usize] += 1;
+                    }
+                    let sizes = expected.iter().map(|&c| u64::from(c));
+                    let past = match cut {
+                        Cut::Largest(c) => sizes.max().unwrap_or(0) >= u64::from(c),
+                        Cut::SumSquares(c) => sizes.map(|s| s * s).sum::<u64>() >= c,
+                        Cut::Parts(p) => sizes.filter(|&s| s > 0).count() as u64 <= u64::from(p),
+                        Cut::Never | Cut::XLogX(_) => false,
+                    };
+                    if complete {
+                        assert_eq!(hist[lane], expected, "{game:?} {cut:?} {g:?}");
+                    } else {
+                        assert!(past, "{game:?} {cut:?} {g:?} given up");
+                    }
+                }
+            }
+        }
+    }
+    assert!(given_up > 0, "no block was given up: the test shows nothing");
+}
+
+#[test]
 fn raw_keys_name_the_feedbacks() {
     for game in games() {
         let space = crate::CodeSpace::new(game, crate::MemoryLimit(1 << 30)).unwrap();
@@ -148,11 +199,12 @@ fn hopeless_blocks_report_values_past_the_bound() {
         let secrets: Vec<Code> = codes.iter().rev().step_by(3).take(40).copied().collect();
         let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
         let mut exact = Vec::new();
-        blocks.for_each_partition(0..blocks.blocks(), &probes, false, Cut::Never, |_, stats, _| {
+        blocks.for_each_partition(0..blocks.blocks(), &probes, true, Cut::Never, |_, stats, _| {
             exact.push(stats.clone());
             Some(Cut::Never)
         });
         let m = probes.len() as u32;
+        let xlogx = |stats: &LaneStats, lane: usize| f64::from(stats.xlogx_floor[lane]) / 32.0;
         for bound in [
             Cut::Largest(2),
             Cut::Largest(4),
@@ -160,25 +212,26 @@ fn hopeless_blocks_report_values_past_the_bound() {
             Cut::Parts(20),
             Cut::SumSquares(u64::from(m) + 10),
             Cut::SumSquares(3 * u64::from(m)),
+            Cut::XLogX(20.0),
+            Cut::XLogX(60.5),
         ] {
             let mut cut = Vec::new();
-            blocks.for_each_partition(0..blocks.blocks(), &probes, false, bound, |_, stats, _| {
+            blocks.for_each_partition(0..blocks.blocks(), &probes, true, bound, |_, stats, _| {
                 cut.push(stats.clone());
                 Some(bound)
             });
             for (got, want) in cut.iter().zip(&exact) {
                 for lane in 0..BLOCK {
                     let past = match bound {
-                        Cut::Never | Cut::XLogX(_) => false,
+                        Cut::Never => false,
+                        Cut::XLogX(x) => xlogx(got, lane) > x && xlogx(want, lane) > x,
                         Cut::Largest(c) => u32::from(got.largest[lane]) >= c && u32::from(want.largest[lane]) >= c,
                         Cut::Parts(p) => u32::from(got.parts[lane]) <= p && u32::from(want.parts[lane]) <= p,
                         Cut::SumSquares(c) => {
                             u64::from(got.sum_squares[lane]) >= c && u64::from(want.sum_squares[lane]) >= c
                         }
                     };
-                    let same = got.largest[lane] == want.largest[lane]
-                        && got.parts[lane] == want.parts[lane]
-                        && got.sum_squares[lane] == want.sum_squares[lane];
+                    let same = got == want;
                     assert!(same || past, "{game:?} {bound:?} lane {lane}: {got:?} vs {want:?}");
                 }
             }

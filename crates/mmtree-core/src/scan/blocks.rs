@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::partition::{xlogx_floor, Partition, Shape};
 use super::{CodePool, Cut, Fold, Guesses, Scan};
 use crate::feedback::MAX_FEEDBACKS;
-use crate::lanes::{CodeBlocks, LaneStats, ProbeSet, BLOCK};
+use crate::lanes::{xlogx_floor_cut, CodeBlocks, LaneStats, ProbeSet, BLOCK};
 use crate::space::Counts;
 
 /// The lanes of a block in the scan's order, with their positions: lanes of a pool's block
@@ -120,8 +120,17 @@ fn passing(stats: &LaneStats, cut: Cut) -> u32 {
             }
             mask
         }
-        // Its floor is cheap only lane by lane: left to `rejects`.
-        Cut::XLogX(_) => u32::MAX,
+        // The kernel's floor in 32nds (0 when it kept no ranks); finer floors in `rejects`.
+        Cut::XLogX(bound) => match xlogx_floor_cut(bound) {
+            Some(t) => {
+                let mut mask = 0u32;
+                for (l, &v) in stats.xlogx_floor.iter().enumerate() {
+                    mask |= u32::from(v < t) << l;
+                }
+                mask
+            }
+            None => u32::MAX,
+        },
     }
 }
 
@@ -155,7 +164,15 @@ pub(super) fn histograms<F: Fold>(scan: &Scan, units: Range<usize>, probes: &Pro
             }
         };
         let valid = blocks.block_len(b);
-        blocks.histograms(b, probes, hist);
+        if !blocks.histograms_within(b, probes, hist, fold.cut(), &raws) {
+            // Every lane is past the cut: no guess of the block to show.
+            for h in &mut hist[..valid] {
+                for &raw in &raws {
+                    h[raw as usize] = 0;
+                }
+            }
+            continue;
+        }
         let mut go_on = true;
         for (lane, position) in block_lanes(scan, unit, b, valid) {
             let h = &mut hist[lane];

@@ -6,15 +6,17 @@
 //! extreme member in tie order, which no other member can beat strictly, so the first best
 //! guess is the plain rule's.
 
-use mmtree_core::{CodeIndex, Guesses, Scan, Symmetry};
+use mmtree_core::{CodeIndex, Guesses, Scan, Symmetry, Variant};
+
+use rayon::prelude::*;
 
 use super::best::{BestGuess, Candidate, Target};
-use super::Solver;
+use super::{Representatives, Solver};
 use crate::rule::{GuessRule, Method, Pool, Ties};
 
 /// Candidate sets up to this size scan the whole pool laid out, without testing each guess
 /// against the group (cheaper than the test at this size).
-const LAID_OUT_MAX: usize = 128;
+pub(super) const LAID_OUT_MAX: usize = 128;
 
 /// Which guesses a scan keeps: one per class of the group and of the absent colours.
 pub(crate) struct Filter<'a> {
@@ -23,20 +25,72 @@ pub(crate) struct Filter<'a> {
     largest: bool,
     /// Every guess is alone in its class (see [`Symmetry::moves_nothing`]).
     trivial: bool,
+    /// Absent colours a one-step scan leaves out (see [`Filter::blanks`]); 0 otherwise.
+    blank: u64,
 }
 
 impl Filter<'_> {
     pub(crate) fn keeps(&self, solver: &Solver, g: CodeIndex) -> bool {
-        self.trivial || self.symmetry.is_representative(&solver.space.code(g), self.absent, self.largest)
+        let code = solver.space.code(g);
+        self.no_blank(code.pegs())
+            && (self.trivial || self.symmetry.is_representative(&code, self.absent, self.largest))
+    }
+
+    /// [`Filter::keeps`] for a guess known to be its class's representative under the group
+    /// alone (with no colour taken as absent): what is left to test is that its absent
+    /// colours first appear in tie order, as [`Symmetry::is_representative`] asks.
+    fn keeps_representative(&self, solver: &Solver, g: CodeIndex) -> bool {
+        let code = solver.space.code(g);
+        let pegs = code.pegs();
+        if !self.no_blank(pegs) {
+            return false;
+        }
+        let mut left = self.absent;
+        for &c in pegs {
+            let bit = 1u64 << c;
+            if left & bit != 0 {
+                let next = if self.largest { 1 << (63 - left.leading_zeros()) } else { left & left.wrapping_neg() };
+                if bit != next {
+                    return false;
+                }
+                left &= !bit;
+            }
+        }
+        true
+    }
+
+    #[inline]
+    fn no_blank(&self, pegs: &[u8]) -> bool {
+        self.blank == 0 || pegs.iter().all(|&c| self.blank >> c & 1 == 0)
+    }
+
+    /// Leaves out guesses with an absent colour other than the first in tie order. An absent
+    /// colour never scores, so a guess's partition stays the same when its absent colours
+    /// all become that one, which makes it no later in tie order: the first best guess has
+    /// no other. Codes of distinct colours cannot repeat one, so they keep them all; a solver
+    /// without symmetry keeps them too.
+    fn blanks(mut self, solver: &Solver) -> Self {
+        let absent = self.absent;
+        if solver.symmetry && absent.count_ones() >= 2 && solver.space.game().variant() == Variant::Repetition {
+            let first = if self.largest { 1 << (63 - absent.leading_zeros()) } else { absent & absent.wrapping_neg() };
+            self.blank = absent & !first;
+        }
+        self
     }
 }
 
 impl Solver<'_> {
-    /// The guess of the rule's method on `candidates`, reached with `symmetry`.
-    pub(super) fn choose_with(&self, candidates: &[CodeIndex], symmetry: &Symmetry) -> CodeIndex {
+    /// The guess of the rule's method on `candidates`, reached with `symmetry`; `shared`, when
+    /// given, holds the group's representatives for every node reached with `symmetry`.
+    pub(super) fn choose_with(
+        &self,
+        candidates: &[CodeIndex],
+        symmetry: &Symmetry,
+        shared: Option<&Representatives>,
+    ) -> CodeIndex {
         assert!(!candidates.is_empty(), "BUG: choose on an empty candidate set");
         match self.rule.method {
-            Method::OneStep => self.one_step(&self.rule, candidates, symmetry),
+            Method::OneStep => self.one_step_in(&self.rule, candidates, symmetry, shared),
             Method::Lookahead2 => crate::lookahead::choose(self, candidates, symmetry),
             Method::FirstCandidate => crate::simple::first_candidate(self.rule.ties, candidates),
             Method::Human => crate::simple::human_guess(self.space, candidates),
@@ -45,10 +99,23 @@ impl Solver<'_> {
 
     /// The guess the one-step rule `rule` plays on `candidates` (sorted, non-empty).
     pub(crate) fn one_step(&self, rule: &GuessRule, candidates: &[CodeIndex], symmetry: &Symmetry) -> CodeIndex {
+        self.one_step_in(rule, candidates, symmetry, None)
+    }
+
+    /// [`Solver::one_step`], with the representatives of `symmetry`'s group under `rule`'s
+    /// tie order shared between the nodes reached with it (the children of one node: their
+    /// large sets then test each guess against the group once, not once each).
+    fn one_step_in(
+        &self,
+        rule: &GuessRule,
+        candidates: &[CodeIndex],
+        symmetry: &Symmetry,
+        shared: Option<&Representatives>,
+    ) -> CodeIndex {
         if candidates.len() == 1 {
             return candidates[0];
         }
-        let filter = self.filter(candidates, symmetry, rule.ties == Ties::Largest);
+        let filter = self.filter(candidates, symmetry, rule.ties == Ties::Largest).blanks(self);
         let target = Target::ideal(rule.valuation, candidates.len(), self.space.scheme().len());
         let scan = |guesses: Guesses, offset: usize, best: Option<Candidate>| {
             let scan = Scan::new(self.space, guesses, candidates).detail(rule.valuation.detail()).parallel(true);
@@ -69,15 +136,19 @@ impl Solver<'_> {
             // cannot be strictly better than itself).
             let offset = if first { candidates.len() } else { 0 };
             let free = filter.symmetry.free_colours(filter.absent);
-            let reduced = self.pools.get(self.space, free, filter.largest);
+            let reduced = self.pools.get(self.space, free, filter.blank, filter.largest);
             best = if candidates.len() <= LAID_OUT_MAX {
                 let pool = reduced.as_deref().unwrap_or(self.space.pool());
                 scan(Guesses::Pool(pool, filter.largest), offset, best.best)
             } else {
                 let keeps = |&g: &CodeIndex| filter.keeps(self, g);
-                let mut order: Vec<CodeIndex> = match &reduced {
-                    Some(pool) => pool.indices().iter().copied().filter(keeps).collect(),
-                    None => (0..self.space.len() as u32).map(CodeIndex::from_index).filter(keeps).collect(),
+                let mut order: Vec<CodeIndex> = match (shared, &reduced) {
+                    (Some(shared), _) => {
+                        let representatives = shared.get_or_init(|| self.representatives(symmetry, filter.largest));
+                        representatives.iter().copied().filter(|&g| filter.keeps_representative(self, g)).collect()
+                    }
+                    (None, Some(pool)) => pool.indices().iter().copied().filter(keeps).collect(),
+                    (None, None) => (0..self.space.len() as u32).map(CodeIndex::from_index).filter(keeps).collect(),
                 };
                 if filter.largest {
                     order.reverse();
@@ -88,10 +159,20 @@ impl Solver<'_> {
         best.best.expect("BUG: a non-empty pool yields a best guess").guess
     }
 
+    /// The codes, in increasing order, that are their class's representative under the group
+    /// of `symmetry` alone ([`Symmetry::is_representative`] with no absent colour).
+    fn representatives(&self, symmetry: &Symmetry, largest: bool) -> Vec<CodeIndex> {
+        let all = (0..self.space.len() as u32).into_par_iter().map(CodeIndex::from_index);
+        if symmetry.moves_nothing(0) {
+            return all.collect();
+        }
+        all.filter(|&g| symmetry.is_representative(&self.space.code(g), 0, largest)).collect()
+    }
+
     /// The filter of one candidate set under `symmetry`.
     pub(crate) fn filter<'a>(&self, candidates: &[CodeIndex], symmetry: &'a Symmetry, largest: bool) -> Filter<'a> {
         let absent = self.absent_colours(candidates);
-        Filter { symmetry, absent, largest, trivial: symmetry.moves_nothing(absent) }
+        Filter { symmetry, absent, largest, trivial: symmetry.moves_nothing(absent), blank: 0 }
     }
 
     /// Colours no candidate contains, as a bitmask.

@@ -26,6 +26,10 @@ use pools::PoolCache;
 /// Nodes with at least this many candidates build their children in parallel.
 const PARALLEL_CHILDREN: usize = 64;
 
+/// The guesses that represent their class under one node's group, found once for all its
+/// children on first need, when two or more of them are large (see `choice`).
+type Representatives = std::sync::OnceLock<Vec<CodeIndex>>;
+
 /// Applies a [`GuessRule`] on a [`CodeSpace`].
 ///
 /// ```
@@ -76,7 +80,7 @@ impl<'s> Solver<'s> {
 
     /// The tree for every secret of the game.
     pub fn build(&self) -> StrategyTree {
-        let root = self.subtree(self.space.all_indices(), self.rule.first_guess, &self.root_symmetry());
+        let root = self.subtree(self.space.all_indices(), self.rule.first_guess, &self.root_symmetry(), None);
         StrategyTree::from_subtree(*self.space.game(), root)
     }
 
@@ -97,7 +101,7 @@ impl<'s> Solver<'s> {
         } else {
             Symmetry::trivial(self.space.game())
         };
-        self.choose_with(candidates, &symmetry)
+        self.choose_with(candidates, &symmetry, None)
     }
 
     /// The guess the rule plays after the guesses `history`, whose answers left `candidates`.
@@ -108,7 +112,7 @@ impl<'s> Solver<'s> {
                 symmetry = symmetry.after(&self.space.code(g));
             }
         }
-        self.choose_with(candidates, &symmetry)
+        self.choose_with(candidates, &symmetry, None)
     }
 
     /// The group the searches start from: the game's, or none when symmetry is off.
@@ -122,8 +126,14 @@ impl<'s> Solver<'s> {
 
     /// The subtree of a candidate set reached with `symmetry`: the rule's guess (or `fixed`),
     /// and each part's subtree, built in parallel on large sets.
-    fn subtree(&self, candidates: Vec<CodeIndex>, fixed: Option<CodeIndex>, symmetry: &Symmetry) -> Subtree {
-        let guess = fixed.unwrap_or_else(|| self.choose_with(&candidates, symmetry));
+    fn subtree(
+        &self,
+        candidates: Vec<CodeIndex>,
+        fixed: Option<CodeIndex>,
+        symmetry: &Symmetry,
+        shared: Option<&Representatives>,
+    ) -> Subtree {
+        let guess = fixed.unwrap_or_else(|| self.choose_with(&candidates, symmetry, shared));
         let parts = self.space.split(guess, &candidates);
         let m = candidates.len();
         drop(candidates);
@@ -133,6 +143,10 @@ impl<'s> Solver<'s> {
         );
         let win = self.space.scheme().win();
         let symmetry = if self.symmetry { symmetry.after(&self.space.code(guess)) } else { symmetry.clone() };
+        // Shared only when two children or more test guesses against the group.
+        let large = parts.iter().filter(|(_, part)| part.len() > choice::LAID_OUT_MAX).count();
+        let representatives = Representatives::new();
+        let shared = (large >= 2).then_some(&representatives);
         let child = |(feedback, part): (FeedbackIndex, Vec<CodeIndex>)| {
             if feedback == win {
                 if let Some(report) = self.progress {
@@ -140,7 +154,7 @@ impl<'s> Solver<'s> {
                 }
                 (feedback, Subtree::Leaf(guess))
             } else {
-                (feedback, self.subtree(part, None, &symmetry))
+                (feedback, self.subtree(part, None, &symmetry, shared))
             }
         };
         let children = if m >= PARALLEL_CHILDREN {

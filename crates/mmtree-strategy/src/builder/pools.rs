@@ -10,7 +10,8 @@ use mmtree_core::{canonical_codes, CodeIndex, CodePool, CodeSpace};
 /// Most bytes the reduced pools of one solver keep.
 const POOL_CACHE_BYTES: usize = 256 << 20;
 
-/// Reduced pools by (free colour classes, largest first), within a byte budget.
+/// Reduced pools by (free colour classes, colours left out, largest first), within a byte
+/// budget.
 #[derive(Default)]
 pub(super) struct PoolCache {
     inner: Mutex<Cached>,
@@ -19,21 +20,22 @@ pub(super) struct PoolCache {
 #[derive(Default)]
 struct Cached {
     /// `None`: the reduction drops too little to be worth a pool of its own.
-    pools: HashMap<([u64; 2], bool), Option<Arc<CodePool>>>,
+    pools: HashMap<([u64; 2], u64, bool), Option<Arc<CodePool>>>,
     bytes: usize,
 }
 
 impl PoolCache {
     /// The pool cut down to codes whose colours of each class of `free` come in canonical
-    /// order ([`canonical_codes`]), laid out with their indices, when that drops at least a
-    /// quarter of it; `None` when it does not (or nothing is interchangeable).
-    pub(super) fn get(&self, space: &CodeSpace, free: [u64; 2], largest: bool) -> Option<Arc<CodePool>> {
+    /// order ([`canonical_codes`]) and that have none of the colours `blank`, laid out with
+    /// their indices, when that drops at least a quarter of it; `None` when it does not (or
+    /// nothing is interchangeable).
+    pub(super) fn get(&self, space: &CodeSpace, free: [u64; 2], blank: u64, largest: bool) -> Option<Arc<CodePool>> {
         if free.iter().all(|class| class.count_ones() <= 1) {
             return None;
         }
         {
             let cache = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(pool) = cache.pools.get(&(free, largest)) {
+            if let Some(pool) = cache.pools.get(&(free, blank, largest)) {
                 return pool.clone();
             }
             if cache.bytes >= POOL_CACHE_BYTES {
@@ -41,13 +43,17 @@ impl PoolCache {
             }
         }
         let mut indices = Vec::new();
-        canonical_codes(space.game(), free, largest, |_, i| indices.push(CodeIndex::from_index(i)));
+        canonical_codes(space.game(), free, largest, |code, i| {
+            if blank == 0 || code.pegs().iter().all(|&c| blank >> c & 1 == 0) {
+                indices.push(CodeIndex::from_index(i));
+            }
+        });
         let pool = (indices.len() * 4 <= space.len() * 3).then(|| Arc::new(CodePool::new(space, indices)));
         let mut cache = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         let bytes = pool.as_ref().map_or(0, |p| p.bytes());
         if cache.bytes + bytes <= POOL_CACHE_BYTES {
             cache.bytes += bytes;
-            cache.pools.insert((free, largest), pool.clone());
+            cache.pools.insert((free, blank, largest), pool.clone());
         }
         pool
     }
