@@ -16,8 +16,8 @@ use super::plan::OpenPlan;
 use super::plan_jobs::check_part;
 use crate::cli::JoinArgs;
 use crate::config;
-use crate::report::SolveReport;
 use crate::UsageError;
+use mmtree_sweep::SolveReport;
 
 pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let output = OutputPath::check(&args.output, "-o")?;

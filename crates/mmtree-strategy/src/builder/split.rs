@@ -282,7 +282,7 @@ impl Solver<'_> {
             return None;
         }
         let fixed = if history.is_empty() { self.rule.first_guess } else { None };
-        Some(self.subtree(candidates, fixed, &self.history_symmetry(history)))
+        Some(self.subtree(candidates, fixed, &self.history_symmetry(history), None))
     }
 
     /// The estimated cost of building the subtree of a node with `candidates` codes, in
@@ -307,7 +307,7 @@ impl Solver<'_> {
     fn guess_of(&self, history: &[Round], candidates: &[CodeIndex]) -> CodeIndex {
         match self.rule.first_guess {
             Some(first) if history.is_empty() => first,
-            _ => self.choose_with(candidates, &self.history_symmetry(history)),
+            _ => self.choose_with(candidates, &self.history_symmetry(history), None),
         }
     }
 
