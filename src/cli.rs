@@ -609,8 +609,19 @@ pub struct OptimalArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "md")]
     pub format: FormatArg,
+    /// Stop after S seconds and report proven bounds and the best tree found.
+    #[arg(long, value_name = "S", value_parser = positive_seconds)]
+    pub time_limit: Option<f64>,
+    /// Stop after N search nodes (on one thread, so the result is repeatable) and report
+    /// proven bounds and the best tree found.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub node_limit: Option<u64>,
+    /// Most memory the transposition table may take (e.g. 4G; default half the memory
+    /// limit); over it, the smallest solved sets are forgotten first.
+    #[arg(long, value_name = "SIZE")]
+    pub table_memory: Option<String>,
     /// Stop after this many search nodes, as if interrupted (for testing checkpoints).
-    #[arg(long, value_name = "N", hide = true)]
+    #[arg(long, value_name = "N", hide = true, conflicts_with_all = ["time_limit", "node_limit"])]
     pub stop_after_nodes: Option<u64>,
 }
 
@@ -662,4 +673,13 @@ pub struct JoinArgs {
     /// Output format of the figures.
     #[arg(long, value_enum, default_value = "md")]
     pub format: FormatArg,
+}
+
+/// A positive, finite number of seconds (`--time-limit`).
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(s),
+        Ok(_) => Err("must be a positive number of seconds".to_string()),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
 }

@@ -134,3 +134,38 @@ fn a_tampered_checkpoint_is_refused_naming_the_entry() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_node_limit_reports_a_repeatable_bracket_and_a_verified_tree() {
+    let dir = std::env::temp_dir().join(format!("mmtree-optimal-anytime-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("best.mmt");
+    let p = path.to_str().unwrap();
+    let args = ["optimal", "-n", "4", "-k", "6", "--node-limit", "200", "--format", "json", "-q", "-o", p];
+    let v = json(&args);
+    // Koyama & Lai 1993: the optimum is 5625.
+    let (lower, upper) = (v["lower_bound"].as_u64().unwrap(), v["upper_bound"].as_u64().unwrap());
+    assert!(lower <= 5625 && 5625 < upper, "{v}");
+    assert_eq!(
+        (v["exact"].as_bool(), &v["total"], v["valuation"].as_str()),
+        (Some(false), &v["upper_bound"], Some("anytime-average"))
+    );
+    let checked = mmtree(&["verify", p, "--format", "json"]);
+    assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stderr));
+    let stats = json(&["stats", p, "--format", "json"]);
+    assert_eq!(stats["total"].as_u64(), Some(upper));
+    assert_eq!(json(&args), v, "a node limit gives the same bracket every time");
+    // Enough room: exact, both bounds the optimum; the Markdown table says nothing more.
+    let v = json(&["optimal", "-n", "4", "-k", "6", "--time-limit", "600", "--format", "json", "-q"]);
+    assert_eq!(
+        (v["lower_bound"].as_u64(), v["upper_bound"].as_u64(), v["exact"].as_bool()),
+        (Some(5625), Some(5625), Some(true))
+    );
+    let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--node-limit", "200", "-q"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&format!("lower bound {lower}, upper bound {upper}")));
+    for bad in [["--time-limit", "0"], ["--node-limit", "0"], ["--table-memory", "lots"]] {
+        let out = mmtree(&["optimal", "-n", "4", "-k", "6", bad[0], bad[1], "-q"]);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::Result;
 
 use mmtree_io::{read_bytes, refuse_same_file, Format, OutputPath};
-use mmtree_strategy::{Checkpoint, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
+use mmtree_strategy::{Bracket, Checkpoint, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
 use mmtree_sweep::SolveReport;
 
 use crate::cli::{ObjectiveArg, OptimalArgs, PoolArg};
@@ -37,7 +37,19 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         PoolArg::All => Pool::All,
         PoolArg::Candidates => Pool::Candidates,
     };
-    let config = OptimalConfig { objective, max_depth: args.max_depth, pool, stop_after_nodes: args.stop_after_nodes };
+    let config = OptimalConfig {
+        objective,
+        max_depth: args.max_depth,
+        pool,
+        node_limit: args.node_limit.or(args.stop_after_nodes),
+        time_limit: args.time_limit.map(std::time::Duration::from_secs_f64),
+        table_memory: match &args.table_memory {
+            Some(text) => {
+                mmtree_core::MemoryLimit::parse(text).map_err(|e| crate::UsageError(format!("--table-memory: {e}")))?.0
+            }
+            None => game.limit.0 / 2,
+        },
+    };
     // A second handler cannot be installed (e.g. in tests running several commands); the
     // search then just cannot be interrupted, which is harmless.
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
@@ -62,7 +74,8 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         }
     }
     let start = Instant::now();
-    let result = search.run();
+    // The hidden `--stop-after-nodes` stops as an interrupt does; the limits give a bracket.
+    let result = if args.stop_after_nodes.is_some() { search.run().map(Bracket::exact) } else { search.run_anytime() };
     bar.finish_and_clear();
     let elapsed = start.elapsed();
     if let Some(checkpoint) = &checkpoint {
@@ -71,16 +84,17 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     if args.verbose {
         let s = search.stats();
         eprintln!(
-            "mmtree: {:.3} s, {} nodes, {} cut-offs, {} table hits, {} table entries",
+            "mmtree: {:.3} s, {} nodes, {} cut-offs, {} table hits, {} table entries, {} forgotten",
             elapsed.as_secs_f64(),
             s.nodes,
             s.cutoffs,
             s.table_hits,
-            s.table_entries
+            s.table_entries,
+            s.table_evictions
         );
     }
-    let tree = match result {
-        Ok(tree) => tree,
+    let bracket = match result {
+        Ok(bracket) => bracket,
         Err(e @ OptimalError::Stopped { .. }) => {
             let hint = match &args.checkpoint {
                 Some(p) => format!("finished subtrees saved to {}; rerun to resume", p.display()),
@@ -90,25 +104,57 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         }
         Err(e) => return Err(e.into()),
     };
-    let valuation = match objective {
-        Objective::Average => "optimal-average",
-        Objective::Worst => "optimal-worst",
+    let tree = &bracket.tree;
+    let valuation = match (objective, bracket.exact) {
+        (Objective::Average, true) => "optimal-average",
+        (Objective::Worst, true) => "optimal-worst",
+        (_, false) => "anytime-average",
     };
     if let Some(output) = &output {
         let info = mmtree_io::RuleInfo::new(valuation, pool.name(), mmtree_sweep::OPTIMAL_TIES, true, None);
         let bytes = mmtree_io::TreeFile::new(tree.clone(), game.alphabet.first(game.game.k()), info).to_bytes();
         output.write(&bytes, out)?;
     }
-    let report = SolveReport::optimal(&game.game, valuation, pool, &tree, &space, &game.alphabet);
+    let report = SolveReport::optimal(&game.game, valuation, pool, tree, &space, &game.alphabet);
     match config::format(args.format) {
-        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
-        format => write!(
-            out,
-            "{}",
-            SolveReport::table(std::slice::from_ref(&report), &format!("{} {valuation}", game.game)).render(format)
-        )?,
+        Format::Json => {
+            let report = OptimalReport {
+                row: report,
+                lower_bound: bracket.lower_bound,
+                upper_bound: bracket.upper_bound,
+                exact: bracket.exact,
+            };
+            writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?
+        }
+        format => {
+            write!(
+                out,
+                "{}",
+                SolveReport::table(std::slice::from_ref(&report), &format!("{} {valuation}", game.game)).render(format)
+            )?;
+            if !bracket.exact {
+                // The table's total is the upper bound; say what is proven below it.
+                let gap = 100.0 * (bracket.upper_bound - bracket.lower_bound) as f64 / bracket.lower_bound as f64;
+                writeln!(
+                    out,
+                    "\nNot proven optimal: lower bound {}, upper bound {} (the tree's total), gap {gap:.3} %.",
+                    bracket.lower_bound, bracket.upper_bound
+                )?;
+            }
+        }
     }
     Ok(())
+}
+
+/// The JSON of `optimal`: the `solve` row, and the bracket on the optimal total (`total` is
+/// `upper_bound`; both bounds are the optimum when `exact`).
+#[derive(serde::Serialize)]
+struct OptimalReport {
+    #[serde(flatten)]
+    row: SolveReport,
+    lower_bound: u64,
+    upper_bound: u64,
+    exact: bool,
 }
 
 fn save_checkpoint(checkpoint: &Checkpoint, path: &OutputPath, out: &mut dyn Write) -> Result<()> {

@@ -67,7 +67,7 @@ pub fn optimal<'py>(
         None => None,
     };
     let space = game.space_with_table((game.limit.0 / 2).min(OPTIMAL_TABLE_CAP))?;
-    let config = OptimalConfig { objective, max_depth, pool, stop_after_nodes };
+    let config = OptimalConfig { max_depth, pool, node_limit: stop_after_nodes, ..OptimalConfig::new(objective) };
     let stop = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
     let report_nodes = |n: u64| nodes.store(n, Ordering::Relaxed);

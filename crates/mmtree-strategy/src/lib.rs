@@ -41,7 +41,9 @@ mod valuation;
 pub use advice::{rank_guesses, RankedGuess};
 pub use builder::{candidates_after, CandidateCache, JoinError, Round, Solver, SplitNode, Top, TopNode};
 pub use lookahead::two_step_partition;
-pub use optimal::{Checkpoint, CheckpointEntry, Objective, OptimalConfig, OptimalError, OptimalSearch, SearchStats};
+pub use optimal::{
+    Bracket, Checkpoint, CheckpointEntry, Objective, OptimalConfig, OptimalError, OptimalSearch, SearchStats,
+};
 pub use rule::{GuessRule, Method, Pool, Ties};
 pub use simple::{first_candidate, human_guess};
 pub use valuation::{Best, Valuation};

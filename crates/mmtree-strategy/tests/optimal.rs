@@ -25,7 +25,7 @@ fn optimal(
     max_depth: Option<u8>,
     pool: Pool,
 ) -> Result<StrategyTree, OptimalError> {
-    let config = OptimalConfig { objective, max_depth, pool, stop_after_nodes: None };
+    let config = OptimalConfig { max_depth, pool, ..OptimalConfig::new(objective) };
     OptimalSearch::new(space, config).run()
 }
 
@@ -264,7 +264,7 @@ fn mastermind_4_6_candidates_only_is_5660() {
 fn resuming_from_a_checkpoint_gives_the_same_optimum() {
     let space = space(GameSpec::mastermind(4, 6));
     let mut config = OptimalConfig::new(Objective::Average);
-    config.stop_after_nodes = Some(2000);
+    config.node_limit = Some(2000);
     let first = OptimalSearch::new(&space, config);
     assert!(matches!(first.run(), Err(OptimalError::Stopped { .. })));
     let checkpoint = first.checkpoint();
@@ -339,4 +339,92 @@ fn mastermind_4_7_average_is_11228() {
     assert_eq!(tree.stats().total, 11228);
     let codes: Vec<Code> = space.iter().map(|(_, c)| c).collect();
     check_tree(&tree, &codes, Pool::All);
+}
+
+#[test]
+fn node_limits_bracket_the_optimum_on_every_game_of_at_most_256_codes() {
+    // (With black pegs only, every game of at most 64 codes.)
+    // The optimum each bracket must contain: published where known (Chen & Lin's 2-peg totals,
+    // [3,3] 73, [3,4] 206), the exhaustive recursion on games of at most 36 codes, and
+    // otherwise the unlimited search, itself checked against those.
+    let chen_lin = [21u64, 45, 81, 132, 198, 284, 388, 517];
+    let mut games = 0;
+    for n in 1..=8u8 {
+        for k in 2..=16u8 {
+            for variant in [Variant::Repetition, Variant::Distinct] {
+                for feedback in [FeedbackKind::BlackWhite, FeedbackKind::Black] {
+                    let spec = GameSpec { n, k, variant, feedback };
+                    let Ok(game) = Game::new(spec) else { continue };
+                    // Black pegs only: few, large parts make exact searches slow; up to 64.
+                    let max = if feedback == FeedbackKind::Black { 64 } else { 256 };
+                    if game.code_count() > max || game.code_count() < 3 {
+                        continue;
+                    }
+                    games += 1;
+                    let space = space(spec);
+                    let codes: Vec<Code> = space.iter().map(|(_, c)| c).collect();
+                    let optimum = optimal(&space, Objective::Average, None, Pool::All).unwrap().stats().total;
+                    if codes.len() <= 36 {
+                        let all = if codes.len() == 64 { u64::MAX } else { (1u64 << codes.len()) - 1 };
+                        let brute = Exhaustive::new(*space.game(), &codes, Pool::All).opt(all, u32::MAX);
+                        assert_eq!(Some(optimum), brute, "{spec:?}");
+                    }
+                    if spec == GameSpec::mastermind(2, k) && (3..=10).contains(&k) {
+                        assert_eq!(optimum, chen_lin[usize::from(k) - 3], "{spec:?}");
+                    }
+                    if spec == GameSpec::mastermind(3, 3) || spec == GameSpec::mastermind(3, 4) {
+                        assert_eq!(optimum, if k == 3 { 73 } else { 206 }, "{spec:?}");
+                    }
+                    for limit in [1, 4, 30] {
+                        let mut config = OptimalConfig::new(Objective::Average);
+                        config.node_limit = Some(limit);
+                        let b = OptimalSearch::new(&space, config).run_anytime().unwrap();
+                        let label = format!("{spec:?} node limit {limit}");
+                        assert!(b.lower_bound <= optimum && optimum <= b.upper_bound, "{label}: {b:?}");
+                        assert_eq!(b.upper_bound, b.tree.stats().total, "{label}");
+                        assert_eq!(b.exact, b.lower_bound == b.upper_bound, "{label}");
+                        if b.exact {
+                            assert_eq!(b.upper_bound, optimum, "{label}");
+                        }
+                        check_tree(&b.tree, &codes, Pool::All);
+                        // Deterministic: the same limit gives the same bracket and tree.
+                        let again = OptimalSearch::new(&space, config).run_anytime().unwrap();
+                        assert_eq!((again.lower_bound, again.upper_bound), (b.lower_bound, b.upper_bound), "{label}");
+                        assert_eq!(again.tree, b.tree, "{label}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(games > 40, "{games} games");
+}
+
+#[test]
+fn a_small_table_forgets_entries_but_not_the_optimum() {
+    // Koyama & Lai 1993: 5625, whatever the table keeps.
+    let space = space(GameSpec::mastermind(4, 6));
+    let config = OptimalConfig { table_memory: 200_000, ..OptimalConfig::new(Objective::Average) };
+    let search = OptimalSearch::new(&space, config);
+    assert_eq!(search.run().unwrap().stats().total, 5625);
+    assert!(search.stats().table_evictions > 0);
+}
+
+#[test]
+fn a_node_limit_gives_a_bracket_that_closes_with_more_nodes() {
+    let space = space(GameSpec::mastermind(4, 6));
+    let mut last_gap = u64::MAX;
+    for limit in [10, 300, 1000] {
+        let mut config = OptimalConfig::new(Objective::Average);
+        config.node_limit = Some(limit);
+        let b = OptimalSearch::new(&space, config).run_anytime().unwrap();
+        // Koyama & Lai 1993: 5625.
+        assert!(b.lower_bound <= 5625 && 5625 <= b.upper_bound, "{b:?}");
+        assert!(!b.exact && b.lower_bound > 5000 && b.upper_bound < 5801, "{b:?}");
+        last_gap = last_gap.min(b.upper_bound - b.lower_bound);
+    }
+    assert!(last_gap < 200);
+    // The worst-case objective has no bracket: the stop is reported.
+    let mut config = OptimalConfig::new(Objective::Worst);
+    config.node_limit = Some(10);
+    assert!(matches!(OptimalSearch::new(&space, config).run_anytime(), Err(OptimalError::Stopped { .. })));
 }

@@ -9,7 +9,7 @@ use mmtree_io::{Cell, RuleInfo, Table, TreeFile};
 use mmtree_strategy::{GuessRule, Pool, Ties};
 
 /// Every rule name a tree file may record (`GuessRule::name` and the optimal searches).
-const RULE_NAMES: [&str; 12] = [
+const RULE_NAMES: [&str; 13] = [
     "minimax",
     "expected-size",
     "entropy",
@@ -22,6 +22,7 @@ const RULE_NAMES: [&str; 12] = [
     "most-parts-lookahead-2",
     "optimal-average",
     "optimal-worst",
+    "anytime-average",
 ];
 
 /// The `ties` of an optimal tree: the first optimal guess in search order is played.

@@ -36,11 +36,14 @@
 //!   results, any order).
 //! * `checkpoint`: saving and loading the finished subtrees; `tree`: building the optimal
 //!   tree from the table's best guesses.
+//! * `anytime`: when a node or time limit stops the search, a proven lower bound and the best
+//!   strategy tree it can assemble (exact subtrees where solved, a one-step rule elsewhere).
 //!
 //! The guess played on a set is a function of the set and depth limit alone (the first
 //! optimal guess in the order above, which symmetry never removes), so whatever the thread
 //! count and whatever the table holds, the tree is the same.
 
+mod anytime;
 mod bounds;
 mod checkpoint;
 mod guesses;
@@ -51,7 +54,8 @@ mod tree;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -59,6 +63,7 @@ use thiserror::Error;
 use mmtree_core::{CodeSpace, StrategyTree};
 
 use crate::rule::Pool;
+pub use anytime::Bracket;
 use bounds::Bounds;
 pub use checkpoint::{Checkpoint, CheckpointEntry};
 use guesses::PoolCache;
@@ -94,6 +99,7 @@ impl Objective {
 /// use mmtree_strategy::{Objective, OptimalConfig, Pool};
 /// let config = OptimalConfig::new(Objective::Average);
 /// assert_eq!((config.max_depth, config.pool), (None, Pool::All));
+/// assert_eq!((config.node_limit, config.time_limit, config.table_memory), (None, None, u64::MAX));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptimalConfig {
@@ -103,14 +109,27 @@ pub struct OptimalConfig {
     pub max_depth: Option<u8>,
     /// Which codes may be guessed.
     pub pool: Pool,
-    /// Stop (as if interrupted) after this many searched nodes; for tests of resuming.
-    pub stop_after_nodes: Option<u64>,
+    /// Stop after this many searched nodes. The search then runs on one thread, so where it
+    /// stops, and every figure it reports, does not depend on timing.
+    pub node_limit: Option<u64>,
+    /// Stop once this much time has passed since the search started.
+    pub time_limit: Option<Duration>,
+    /// Most bytes the transposition table (and apart from it, the table of depth-limit
+    /// answers) may take; over it, the smallest sets are forgotten first.
+    pub table_memory: u64,
 }
 
 impl OptimalConfig {
     /// Guesses from all codes, no depth limit, no node limit.
     pub fn new(objective: Objective) -> OptimalConfig {
-        OptimalConfig { objective, max_depth: None, pool: Pool::All, stop_after_nodes: None }
+        OptimalConfig {
+            objective,
+            max_depth: None,
+            pool: Pool::All,
+            node_limit: None,
+            time_limit: None,
+            table_memory: u64::MAX,
+        }
     }
 }
 
@@ -124,7 +143,7 @@ pub enum OptimalError {
         /// The limit.
         max_depth: u8,
     },
-    /// The search was stopped (interrupt or node limit); finished subtrees are kept.
+    /// The search was stopped (interrupt, node or time limit); finished subtrees are kept.
     #[error("search stopped after {nodes} nodes")]
     Stopped {
         /// Nodes searched when it stopped.
@@ -159,6 +178,8 @@ pub struct SearchStats {
     pub table_hits: u64,
     /// Entries in the table at the end.
     pub table_entries: u64,
+    /// Entries forgotten to stay within the table's memory cap.
+    pub table_evictions: u64,
 }
 
 /// The search was interrupted.
@@ -187,6 +208,10 @@ pub struct OptimalSearch<'s> {
     table: SetTable<Entry>,
     stop: Option<&'s AtomicBool>,
     progress: Option<&'s (dyn Fn(u64) + Sync)>,
+    /// When the time limit runs out (set when the search starts).
+    deadline: OnceLock<Option<Instant>>,
+    /// Whether guesses and parts may be searched on several threads (not under a node limit).
+    parallel: bool,
     nodes: AtomicU64,
     cutoffs: AtomicU64,
     hits: AtomicU64,
@@ -200,11 +225,13 @@ impl<'s> OptimalSearch<'s> {
             space,
             config,
             bounds: Bounds::new(space),
-            table: SetTable::new(),
-            feasible: SetTable::new(),
+            table: SetTable::new(config.table_memory),
+            feasible: SetTable::new(config.table_memory),
             pools: Mutex::new((HashMap::new(), 0)),
             stop: None,
             progress: None,
+            deadline: OnceLock::new(),
+            parallel: config.node_limit.is_none(),
             nodes: AtomicU64::new(0),
             cutoffs: AtomicU64::new(0),
             hits: AtomicU64::new(0),
@@ -231,11 +258,13 @@ impl<'s> OptimalSearch<'s> {
             cutoffs: self.cutoffs.load(Ordering::Relaxed),
             table_hits: self.hits.load(Ordering::Relaxed),
             table_entries: (self.table.len() + self.feasible.len()) as u64,
+            table_evictions: self.table.evicted() + self.feasible.evicted(),
         }
     }
 
     /// Runs the search and builds the optimal tree.
     pub fn run(&self) -> Result<StrategyTree, OptimalError> {
+        self.deadline.get_or_init(|| self.config.time_limit.map(|limit| Instant::now() + limit));
         let all = self.space.all_indices();
         let limit = self.config.max_depth.unwrap_or(UNLIMITED);
         let stopped = |_: Stopped| self.stopped_error();
@@ -281,7 +310,8 @@ impl<'s> OptimalSearch<'s> {
     }
 
     fn check_stop(&self, nodes: u64) -> Result<(), Stopped> {
-        let limit_hit = self.config.stop_after_nodes.is_some_and(|limit| nodes > limit);
+        let limit_hit = self.config.node_limit.is_some_and(|limit| nodes > limit)
+            || self.deadline.get().copied().flatten().is_some_and(|deadline| Instant::now() >= deadline);
         if limit_hit || self.stop.is_some_and(|f| f.load(Ordering::Relaxed)) || self.stopped.load(Ordering::Relaxed) {
             self.stopped.store(true, Ordering::Relaxed);
             return Err(Stopped);

@@ -147,7 +147,8 @@ impl OptimalSearch<'_> {
         }
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
         let guesses = x.guesses;
-        let parallel = history.len() < PARALLEL_DEPTH && set.len() >= PARALLEL_MIN && guesses.len() > 1;
+        let parallel =
+            self.parallel && history.len() < PARALLEL_DEPTH && set.len() >= PARALLEL_MIN && guesses.len() > 1;
         let best = if parallel {
             self.best_parallel(set, &guesses, budget, child_depth, history)?
         } else {
@@ -315,7 +316,7 @@ impl OptimalSearch<'_> {
         }
         let jobs: Vec<(&[CodeIndex], u32, Expansion)> =
             parts.iter().zip(&bounds).zip(prepared).filter_map(|((p, b), x)| Some((&p[..], b.0, x?))).collect();
-        if limit >= INFINITE / 2 && history.len() <= PARALLEL_DEPTH {
+        if self.parallel && limit >= INFINITE / 2 && history.len() <= PARALLEL_DEPTH {
             // No total can reach this limit, so no part can cut the guess.
             return match self.expand_parts_parallel(jobs, running, limit, child_depth, &history)? {
                 Some(total) => Ok((total < limit).then_some(total)),

@@ -1,8 +1,13 @@
 //! The transposition table: what is known of each (candidate set, depth limit) searched, in
-//! shards for threads, looked up without building a key.
+//! shards for threads, looked up without building a key, within a memory cap.
+//!
+//! Every entry is a proven fact, so forgetting one never changes a result, only the time to
+//! prove it again. Over the cap, the table forgets its smallest sets first (the cheapest to
+//! search again, and the most numerous) until it is down to three quarters of the cap.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use mmtree_core::CodeIndex;
@@ -44,15 +49,36 @@ pub(super) type HashedMap<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
 
 type Bucket<V> = Vec<(u8, Box<[u32]>, V)>;
 
+/// Bytes an entry of `m` codes takes, roughly: the codes, the boxed slice and bucket slot,
+/// and its share of the hash map.
+fn entry_bytes(m: usize) -> u64 {
+    4 * m as u64 + 64
+}
+
 /// A map from (candidate set, depth limit) to `V`, sharded for threads; lookups compare the
 /// set in place (no key is allocated to look one up).
 pub(super) struct SetTable<V> {
     shards: Vec<Mutex<HashedMap<Bucket<V>>>>,
+    /// What the entries take, by [`entry_bytes`].
+    bytes: AtomicU64,
+    /// Most bytes the entries may take.
+    cap: u64,
+    /// Set while one thread forgets entries.
+    shrinking: AtomicBool,
+    /// Entries forgotten so far.
+    evicted: AtomicU64,
 }
 
 impl<V: Copy> SetTable<V> {
-    pub(super) fn new() -> SetTable<V> {
-        SetTable { shards: (0..SHARDS).map(|_| Mutex::new(HashMap::default())).collect() }
+    /// An empty table whose entries may take `cap` bytes.
+    pub(super) fn new(cap: u64) -> SetTable<V> {
+        SetTable {
+            shards: (0..SHARDS).map(|_| Mutex::new(HashMap::default())).collect(),
+            bytes: AtomicU64::new(0),
+            cap,
+            shrinking: AtomicBool::new(false),
+            evicted: AtomicU64::new(0),
+        }
     }
 
     pub(super) fn get(&self, set: &[CodeIndex], depth: u8) -> Option<V> {
@@ -64,20 +90,67 @@ impl<V: Copy> SetTable<V> {
     /// Sets the value to `update(old)` unless that is `None`.
     pub(super) fn update(&self, set: &[CodeIndex], depth: u8, update: impl FnOnce(Option<V>) -> Option<V>) {
         let hash = set_hash(set, depth);
-        let mut shard = lock(&self.shards[(hash as usize) & (SHARDS - 1)]);
-        let bucket = shard.entry(hash).or_default();
-        match bucket.iter_mut().find(|(d, s, _)| *d == depth && same_set(s, set)) {
-            Some(slot) => {
-                if let Some(v) = update(Some(slot.2)) {
-                    slot.2 = v;
+        {
+            let mut shard = lock(&self.shards[(hash as usize) & (SHARDS - 1)]);
+            let bucket = shard.entry(hash).or_default();
+            match bucket.iter_mut().find(|(d, s, _)| *d == depth && same_set(s, set)) {
+                Some(slot) => {
+                    if let Some(v) = update(Some(slot.2)) {
+                        slot.2 = v;
+                    }
+                    return;
                 }
-            }
-            None => {
-                if let Some(v) = update(None) {
-                    bucket.push((depth, set.iter().map(|c| c.index()).collect(), v));
-                }
+                None => match update(None) {
+                    Some(v) => bucket.push((depth, set.iter().map(|c| c.index()).collect(), v)),
+                    None => return,
+                },
             }
         }
+        let bytes = self.bytes.fetch_add(entry_bytes(set.len()), Ordering::Relaxed) + entry_bytes(set.len());
+        if bytes > self.cap && !self.shrinking.swap(true, Ordering::Acquire) {
+            self.shrink();
+            self.shrinking.store(false, Ordering::Release);
+        }
+    }
+
+    /// Forgets the smallest sets until the entries take at most three quarters of the cap.
+    fn shrink(&self) {
+        // Bytes by set size, then the least size to keep.
+        let mut by_size: Vec<u64> = Vec::new();
+        for shard in &self.shards {
+            for (_, set, _) in lock(shard).values().flatten() {
+                if by_size.len() <= set.len() {
+                    by_size.resize(set.len() + 1, 0);
+                }
+                by_size[set.len()] += entry_bytes(set.len());
+            }
+        }
+        let target = self.cap / 4 * 3;
+        let mut kept: u64 = by_size.iter().sum();
+        let mut keep_from = 0;
+        while kept > target && keep_from < by_size.len() {
+            kept -= by_size[keep_from];
+            keep_from += 1;
+        }
+        for shard in &self.shards {
+            let mut shard = lock(shard);
+            shard.retain(|_, bucket| {
+                let before = bucket.len();
+                bucket.retain(|(_, set, _)| set.len() >= keep_from);
+                let gone = before - bucket.len();
+                if gone > 0 {
+                    self.evicted.fetch_add(gone as u64, Ordering::Relaxed);
+                }
+                !bucket.is_empty()
+            });
+        }
+        // Entries added meanwhile by other threads may be left out: the count is a guide.
+        self.bytes.store(kept, Ordering::Relaxed);
+    }
+
+    /// Entries forgotten to stay within the cap.
+    pub(super) fn evicted(&self) -> u64 {
+        self.evicted.load(Ordering::Relaxed)
     }
 
     pub(super) fn len(&self) -> usize {

@@ -1,0 +1,246 @@
+//! Anytime results: when a node or time limit stops the search, a proven bracket on the
+//! optimum and the best strategy tree that can be assembled from what the search finished.
+//!
+//! **Lower bound.** Whatever strategy is played, its first guess `g` is followed on each of
+//! `g`'s non-winning parts by a strategy for that part, so the optimum of the whole set is
+//! `min over g of |K| + sum over g's parts of the part's optimum`. Any lower bound of each
+//! part's optimum may stand in for it: the part's exact cost when the table holds it (or 1 and
+//! 3 for 1 and 2 codes), else the largest of its perfect-tree bound, the lower bound the table
+//! holds for it (each proven by a scan or a failed search), and the least bound of its own
+//! one-step scan (`|P|` plus each part's perfect-tree bound, minimised over every guess). Guesses
+//! of one symmetry class split the set into the same part sizes with isomorphic parts, so one
+//! guess per class is enough. Guesses are refined in increasing order of their cheap bound
+//! (table and perfect trees only); those left when the refining budget runs out count with
+//! their cheap bound, which is still a lower bound.
+//!
+//! **Upper bound.** The total of a real tree: on each set, the optimal guess when the set is
+//! solved (the table, closed forms), else a one-step rule's guess (near the root the best of
+//! entropy, expected size and most parts, each measured by the total of the tree it leads to;
+//! deeper, entropy).
+
+use rayon::prelude::*;
+
+use mmtree_core::{CodeIndex, StrategyTree, Subtree};
+
+use super::bounds::Small;
+use super::guesses::Scanned;
+use super::table::Entry;
+use super::{Objective, OptimalError, OptimalSearch, INFINITE, UNLIMITED};
+use crate::{GuessRule, Solver, Valuation};
+
+/// The one-step rules that complete unsolved sets, the first used alone deeper down.
+const RULES: [Valuation; 3] = [Valuation::Entropy, Valuation::ExpectedSize, Valuation::MostParts];
+/// Sets reached after fewer guesses than this pick the best of all `RULES`.
+const RULE_CHOICE_DEPTH: usize = 2;
+/// First guesses whose parts are scanned to refine the lower bound.
+const REFINED_GUESSES: usize = 64;
+/// Sets with at least this many codes build their children in parallel.
+const PARALLEL_CHILDREN: usize = 64;
+
+/// What an exact search proves, whether or not it finished: the best strategy tree found and
+/// proven bounds on the optimal total.
+///
+/// ```
+/// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
+/// use mmtree_strategy::{Objective, OptimalConfig, OptimalSearch};
+/// let mut space = CodeSpace::new(Game::new(GameSpec::mastermind(3, 4))?, MemoryLimit(1 << 30))?;
+/// space.build_table(1 << 20);
+/// let mut config = OptimalConfig::new(Objective::Average);
+/// config.node_limit = Some(3);
+/// let bracket = OptimalSearch::new(&space, config).run_anytime().unwrap();
+/// assert!(bracket.lower_bound <= 206 && 206 <= bracket.upper_bound); // the optimum is 206
+/// assert_eq!(bracket.upper_bound, bracket.tree.stats().total);
+/// # Ok::<(), mmtree_core::GameError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Bracket {
+    /// The best strategy found: optimal when `exact`.
+    pub tree: StrategyTree,
+    /// A proven lower bound on the optimal total.
+    pub lower_bound: u64,
+    /// The total of `tree`.
+    pub upper_bound: u64,
+    /// Whether `tree` is proven optimal (the bounds are equal).
+    pub exact: bool,
+}
+
+impl Bracket {
+    /// The bracket of a proven optimal tree: both bounds are its total.
+    pub fn exact(tree: StrategyTree) -> Bracket {
+        let total = tree.stats().total;
+        Bracket { tree, lower_bound: total, upper_bound: total, exact: true }
+    }
+}
+
+impl OptimalSearch<'_> {
+    /// Runs the search; if a node or time limit (or the stop flag) stops it, returns the best
+    /// tree found and a proven lower bound instead of [`OptimalError::Stopped`].
+    ///
+    /// The bracket of a stopped search is given for the average objective without a depth
+    /// limit; a stopped search under `Objective::Worst` or `max_depth` is still an error.
+    pub fn run_anytime(&self) -> Result<Bracket, OptimalError> {
+        let stopped = match self.run() {
+            Ok(tree) => return Ok(Bracket::exact(tree)),
+            Err(e @ OptimalError::Stopped { .. }) => e,
+            Err(e) => return Err(e),
+        };
+        if self.config.objective != Objective::Average || self.config.max_depth.is_some() {
+            return Err(stopped);
+        }
+        let all = self.space.all_indices();
+        let lower_bound = self.proven_lower_bound(&all);
+        let solvers: Vec<Solver> = RULES
+            .iter()
+            .map(|&valuation| {
+                Solver::new(self.space, GuessRule { pool: self.config.pool, ..GuessRule::new(valuation) })
+            })
+            .collect();
+        let (upper_bound, root) = self.best_known(all, &[], &solvers);
+        let tree = StrategyTree::from_subtree(*self.space.game(), root);
+        debug_assert_eq!(tree.stats().total, upper_bound);
+        assert!(lower_bound <= upper_bound, "BUG: lower bound {lower_bound} above a strategy's {upper_bound}");
+        Ok(Bracket { tree, lower_bound, upper_bound, exact: lower_bound == upper_bound })
+    }
+
+    /// `min over g of |K| + sum of lower bounds of g's parts` (see the module documentation).
+    fn proven_lower_bound(&self, set: &[CodeIndex]) -> u64 {
+        let win = self.space.scheme().win();
+        let pool = self.pool(set, &[]);
+        let guesses = match pool.as_ref() {
+            Some(list) => list.clone(),
+            None => self.space.all_indices(),
+        };
+        let splits = |g: CodeIndex| -> Option<Vec<Vec<CodeIndex>>> {
+            let parts = self.space.split(g, set);
+            (parts.len() > 1 || parts[0].0 == win)
+                .then(|| parts.into_iter().filter(|(f, _)| *f != win).map(|(_, p)| p).collect())
+        };
+        let mut cheap: Vec<(u64, CodeIndex)> = guesses
+            .par_iter()
+            .filter_map(|&g| {
+                let parts = splits(g)?;
+                Some((set.len() as u64 + parts.iter().map(|p| self.known_lower(p)).sum::<u64>(), g))
+            })
+            .collect();
+        cheap.sort_unstable();
+        let mut best = u64::from(INFINITE);
+        for (i, &(bound, g)) in cheap.iter().enumerate() {
+            if bound >= best {
+                break;
+            }
+            if i == REFINED_GUESSES {
+                best = bound; // the least cheap bound of the guesses left
+                break;
+            }
+            let parts = splits(g).expect("kept above");
+            let refined: u64 = set.len() as u64 + parts.par_iter().map(|p| self.scanned_lower(p, g)).sum::<u64>();
+            best = best.min(refined);
+        }
+        let root = match self.lookup(set, UNLIMITED) {
+            Some(Entry::Exact(cost, _)) => u64::from(cost),
+            Some(Entry::Lower(lb)) => u64::from(lb),
+            None => 0,
+        };
+        best.max(root).max(u64::from(self.bounds.bound(set.len(), UNLIMITED)))
+    }
+
+    /// A lower bound of a part's optimum from closed forms, the table and perfect trees.
+    fn known_lower(&self, part: &[CodeIndex]) -> u64 {
+        match part.len() {
+            0 => return 0,
+            1 => return 1,
+            2 => return 3,
+            _ => {}
+        }
+        let bound = self.bounds.bound(part.len(), UNLIMITED);
+        u64::from(match self.lookup(part, UNLIMITED) {
+            Some(Entry::Exact(cost, _)) => cost,
+            Some(Entry::Lower(lb)) => lb.max(bound),
+            None => bound,
+        })
+    }
+
+    /// [`Self::known_lower`] raised by the part's own candidates and one-step scan.
+    fn scanned_lower(&self, part: &[CodeIndex], guess: CodeIndex) -> u64 {
+        let known = self.known_lower(part);
+        if part.len() <= 2 || matches!(self.lookup(part, UNLIMITED), Some(Entry::Exact(..))) {
+            return known;
+        }
+        let small = match self.bounds.small_set(self.space, self.config.pool, part, UNLIMITED) {
+            Small::Exact(cost, _) => return u64::from(cost),
+            Small::Lower(lb) => u64::from(lb),
+            Small::Unknown => 0,
+        };
+        let perfect = self.bounds.bound(part.len(), UNLIMITED);
+        let scanned = match self.ordered_guesses(part, INFINITE, perfect, UNLIMITED, &[guess]) {
+            Scanned::Shortcut(cost, _) => u64::from(cost),
+            Scanned::Guesses(_, least) => u64::from(least),
+        };
+        known.max(small).max(scanned)
+    }
+
+    /// The cheapest tree this module can assemble for `set`, with its total.
+    fn best_known(&self, set: Vec<CodeIndex>, history: &[CodeIndex], solvers: &[Solver]) -> (u64, Subtree) {
+        let solved = if set.len() <= 2 {
+            Some(set[0])
+        } else if let Small::Exact(_, g) = self.bounds.small_set(self.space, self.config.pool, &set, UNLIMITED) {
+            Some(g)
+        } else if let Some(Entry::Exact(_, g)) = self.lookup(&set, UNLIMITED) {
+            Some(g)
+        } else {
+            None
+        };
+        let mut choices: Vec<CodeIndex> = match solved {
+            Some(g) => vec![g],
+            None if history.len() < RULE_CHOICE_DEPTH => {
+                solvers.iter().map(|s| s.choose_after(history, &set)).collect()
+            }
+            None => vec![solvers[0].choose_after(history, &set)],
+        };
+        let mut seen = Vec::with_capacity(choices.len());
+        choices.retain(|g| {
+            let new = !seen.contains(g);
+            seen.push(*g);
+            new
+        });
+        let mut best: Option<(u64, Subtree)> = None;
+        for g in choices {
+            let tried = self.subtree_with(&set, g, history, solvers);
+            if best.as_ref().is_none_or(|(cost, _)| tried.0 < *cost) {
+                best = Some(tried);
+            }
+        }
+        best.expect("at least one guess")
+    }
+
+    /// The tree playing `guess` on `set`, then [`Self::best_known`] on each part, with its total.
+    fn subtree_with(
+        &self,
+        set: &[CodeIndex],
+        guess: CodeIndex,
+        history: &[CodeIndex],
+        solvers: &[Solver],
+    ) -> (u64, Subtree) {
+        let win = self.space.scheme().win();
+        let parts = self.space.split(guess, set);
+        let mut history = history.to_vec();
+        history.push(guess);
+        let history = &history[..];
+        let child = |(fb, part): (mmtree_core::FeedbackIndex, Vec<CodeIndex>)| {
+            if fb == win {
+                (0, (fb, Subtree::Leaf(guess)))
+            } else {
+                let (cost, sub) = self.best_known(part, history, solvers);
+                (cost, (fb, sub))
+            }
+        };
+        let built: Vec<(u64, (mmtree_core::FeedbackIndex, Subtree))> = if set.len() >= PARALLEL_CHILDREN {
+            parts.into_par_iter().map(child).collect()
+        } else {
+            parts.into_iter().map(child).collect()
+        };
+        let total = set.len() as u64 + built.iter().map(|(c, _)| c).sum::<u64>();
+        let children = built.into_iter().map(|(_, c)| c).collect();
+        (total, Subtree::Guess { guess, candidates: set.len() as u32, children })
+    }
+}
