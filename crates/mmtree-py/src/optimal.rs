@@ -25,7 +25,8 @@ const OPTIMAL_TABLE_CAP: u64 = 2 << 30;
 /// Returns a `Tree` (its `stats["valuation"]` is `optimal-average` or `optimal-worst`).
 /// When `time_limit` (seconds) or `stop_after_nodes` stops the search first, returns a dict
 /// with `exact` False, the game and rule keys, `nodes` searched, and `lower_bound` and
-/// `upper_bound` (totals over all secrets) where the search can prove them, else `None`.
+/// `upper_bound` (proven totals over all secrets; average objective without `max_depth`)
+/// with `tree`, the best strategy found (its total is `upper_bound`); otherwise both `None`.
 /// Ctrl-C raises `KeyboardInterrupt`.
 ///
 /// >>> import mmtree
@@ -87,26 +88,43 @@ pub fn optimal<'py>(
             _ => Ok(()),
         }
     };
-    match work::run(py, &stop, || search.run(), tick)? {
-        Ok(tree) => {
+    let stopped = |nodes: u64| -> PyResult<Bound<'py, PyDict>> {
+        let stopped = PyDict::new(py);
+        stopped.set_item("n", game.game.n())?;
+        stopped.set_item("k", game.game.k())?;
+        stopped.set_item("variant", game.game.variant().name())?;
+        stopped.set_item("feedback", game.game.feedback_kind().name())?;
+        stopped.set_item("valuation", valuation)?;
+        stopped.set_item("pool", pool.name())?;
+        stopped.set_item("exact", false)?;
+        stopped.set_item("nodes", nodes)?;
+        Ok(stopped)
+    };
+    match work::run(py, &stop, || search.run_anytime(), tick)? {
+        Ok(bracket) if bracket.exact => {
+            let tree = bracket.tree;
             let report = SolveReport::optimal(&game.game, valuation, pool, &tree, &space, &game.alphabet);
             let info = RuleInfo::new(valuation, pool.name(), OPTIMAL_TIES, true, None);
-            Ok(Bound::new(py, PyTree::new(tree, space, game, info, report))?.into_any())
+            Ok(Bound::new(py, PyTree::new(tree, space, game.clone(), info, report))?.into_any())
+        }
+        Ok(bracket) => {
+            // Stopped with proven bounds (average objective, no depth limit): the best tree
+            // found is a real strategy whose total is the upper bound.
+            let dict = stopped(nodes.load(Ordering::Relaxed))?;
+            dict.set_item("lower_bound", bracket.lower_bound)?;
+            dict.set_item("upper_bound", bracket.upper_bound)?;
+            let anytime = "anytime-average";
+            let report = SolveReport::optimal(&game.game, anytime, pool, &bracket.tree, &space, &game.alphabet);
+            let info = RuleInfo::new(anytime, pool.name(), OPTIMAL_TIES, true, None);
+            dict.set_item("tree", Bound::new(py, PyTree::new(bracket.tree, space, game.clone(), info, report))?)?;
+            Ok(dict.into_any())
         }
         Err(OptimalError::Stopped { nodes }) => {
-            let stopped = PyDict::new(py);
-            stopped.set_item("n", game.game.n())?;
-            stopped.set_item("k", game.game.k())?;
-            stopped.set_item("variant", game.game.variant().name())?;
-            stopped.set_item("feedback", game.game.feedback_kind().name())?;
-            stopped.set_item("valuation", valuation)?;
-            stopped.set_item("pool", pool.name())?;
-            stopped.set_item("exact", false)?;
-            stopped.set_item("nodes", nodes)?;
-            // The search keeps no proven bounds across a stop yet.
-            stopped.set_item("lower_bound", py.None())?;
-            stopped.set_item("upper_bound", py.None())?;
-            Ok(stopped.into_any())
+            // The worst-case objective and depth limits keep no proven bounds across a stop.
+            let dict = stopped(nodes)?;
+            dict.set_item("lower_bound", py.None())?;
+            dict.set_item("upper_bound", py.None())?;
+            Ok(dict.into_any())
         }
         Err(e) => Err(raise(None, &e)),
     }

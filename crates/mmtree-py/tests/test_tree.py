@@ -100,6 +100,12 @@ def test_optimal_stopped_returns_bounds():
     stopped = mmtree.optimal(4, 6, stop_after_nodes=5)
     assert stopped["exact"] is False and stopped["nodes"] >= 5
     assert stopped["valuation"] == "optimal-average"
+    # Koyama and Lai: the optimum of [4,6] is 5625 guesses in total.
+    assert stopped["lower_bound"] <= 5625 <= stopped["upper_bound"]
+    assert stopped["tree"].total == stopped["upper_bound"]
+    assert stopped["tree"].stats["valuation"] == "anytime-average"
+    worst = mmtree.optimal(4, 6, objective="worst", stop_after_nodes=5)
+    assert worst["lower_bound"] is None and worst["upper_bound"] is None
     assert mmtree.optimal(4, 7, time_limit=0.0)["exact"] is False
 
 
