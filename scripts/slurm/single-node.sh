@@ -2,7 +2,8 @@
 # Starts a single-node Slurm cluster on this machine (as root; Debian slurm-wlm and munge),
 # for CI and for trying scripts/slurm/tree.sbatch: one node with this machine's cores, one
 # partition `ci`. `single-node.sh stop` stops its daemons again. Overwrites
-# /etc/slurm/slurm.conf: not for a machine that is already part of a cluster.
+# /etc/slurm/slurm.conf: not for a machine that is already part of a cluster. Its state lives in
+# /var/spool/mmtree-slurm*, apart from any other test cluster's.
 set -euo pipefail
 if [ "${1:-}" = stop ]; then
   for pidfile in /run/slurmd.pid /run/slurmctld.pid /run/munge/munged.pid; do
@@ -12,7 +13,7 @@ if [ "${1:-}" = stop ]; then
 fi
 host=$(hostname -s)
 cpus=$(nproc)
-mkdir -p /etc/slurm /var/spool/slurmd /var/spool/slurmctld /var/log/slurm /run/munge
+mkdir -p /etc/slurm /var/spool/mmtree-slurmd /var/spool/mmtree-slurmctld /var/log/slurm /run/munge
 cat > /etc/slurm/slurm.conf <<CONF
 ClusterName=mmtree-ci
 SlurmctldHost=$host
@@ -27,8 +28,8 @@ SelectTypeParameters=CR_Core
 ReturnToService=2
 SlurmctldPidFile=/run/slurmctld.pid
 SlurmdPidFile=/run/slurmd.pid
-SlurmdSpoolDir=/var/spool/slurmd
-StateSaveLocation=/var/spool/slurmctld
+SlurmdSpoolDir=/var/spool/mmtree-slurmd
+StateSaveLocation=/var/spool/mmtree-slurmctld
 SlurmctldLogFile=/var/log/slurm/slurmctld.log
 SlurmdLogFile=/var/log/slurm/slurmd.log
 NodeName=$host CPUs=$cpus State=UNKNOWN

@@ -22,7 +22,7 @@ use mmtree_core::{format_bytes, MemoryLimit, Subtree};
 
 use crate::input::{Input, InputError};
 use crate::output::{write_atomic, OutputError};
-use crate::tree_file::{body_error, check_len, decode_subtree, encode_subtree, fnv1a64, FormatError};
+use crate::tree_file::{body_error, check_len, decode_subtree, encode_subtree, fnv1a64, framed_len, FormatError};
 use crate::tree_file::{CHECKSUM, HEADER_LIMIT, MEMORY_PER_BYTE, PREFIX};
 
 /// The first 8 bytes of every part file.
@@ -185,22 +185,7 @@ impl PartFile {
 
 /// Checks magic, version and the announced length; the whole file's length.
 fn expected_len(bytes: &[u8]) -> Result<u64, FormatError> {
-    let len = bytes.len() as u64;
-    if bytes.len() < PART_MAGIC.len() || bytes[..PART_MAGIC.len()] != PART_MAGIC {
-        if bytes.len() < PART_MAGIC.len() && PART_MAGIC.starts_with(bytes) {
-            return Err(FormatError::Truncated { len, expected: (PREFIX + CHECKSUM) as u64 });
-        }
-        return Err(FormatError::Magic);
-    }
-    if bytes.len() < PREFIX {
-        return Err(FormatError::Truncated { len, expected: (PREFIX + CHECKSUM) as u64 });
-    }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != PART_FORMAT_VERSION {
-        return Err(FormatError::Version { found: version, supported: PART_FORMAT_VERSION });
-    }
-    let body_len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
-    Ok(body_len.saturating_add((PREFIX + CHECKSUM) as u64))
+    framed_len(bytes, &PART_MAGIC, PART_FORMAT_VERSION)
 }
 
 /// The body of a complete file, after every check of the frame.

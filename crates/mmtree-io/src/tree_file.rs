@@ -323,12 +323,19 @@ pub(crate) fn body_error(place: &str, e: bincode::error::DecodeError) -> FormatE
 }
 
 /// Checks the magic bytes, the version and the announced body length in the first bytes of a
-/// file, and returns the whole file's length (magic first: any other file is refused at once).
+/// tree file, and returns the whole file's length (magic first: any other file is refused at
+/// once).
 fn expected_len(bytes: &[u8]) -> Result<u64, FormatError> {
+    framed_len(bytes, &MAGIC, FORMAT_VERSION)
+}
+
+/// [`expected_len`] for any file framed like a tree file (magic, version, body length, body,
+/// checksum), such as a part file of a split tree.
+pub(crate) fn framed_len(bytes: &[u8], magic: &[u8; 8], format_version: u32) -> Result<u64, FormatError> {
     let len = bytes.len() as u64;
-    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-        // A short file that is a prefix of the magic is a truncated tree file.
-        if bytes.len() < MAGIC.len() && MAGIC.starts_with(bytes) {
+    if bytes.len() < magic.len() || bytes[..magic.len()] != magic[..] {
+        // A short file that is a prefix of the magic is a truncated file of this kind.
+        if bytes.len() < magic.len() && magic.starts_with(bytes) {
             return Err(FormatError::Truncated { len, expected: (PREFIX + CHECKSUM) as u64 });
         }
         return Err(FormatError::Magic);
@@ -337,8 +344,8 @@ fn expected_len(bytes: &[u8]) -> Result<u64, FormatError> {
         return Err(FormatError::Truncated { len, expected: (PREFIX + CHECKSUM) as u64 });
     }
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
-        return Err(FormatError::Version { found: version, supported: FORMAT_VERSION });
+    if version != format_version {
+        return Err(FormatError::Version { found: version, supported: format_version });
     }
     let body_len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
     Ok(body_len.saturating_add((PREFIX + CHECKSUM) as u64))

@@ -110,7 +110,7 @@ pub fn optimal<'py>(
         Ok(bracket) => {
             // Stopped with proven bounds (average objective, no depth limit): the best tree
             // found is a real strategy whose total is the upper bound.
-            let dict = stopped(nodes.load(Ordering::Relaxed))?;
+            let dict = stopped(search.stats().nodes)?;
             dict.set_item("lower_bound", bracket.lower_bound)?;
             dict.set_item("upper_bound", bracket.upper_bound)?;
             let anytime = "anytime-average";
