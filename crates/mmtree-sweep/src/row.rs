@@ -9,24 +9,21 @@ use mmtree_strategy::Valuation;
 
 use crate::error::RowError;
 use crate::key::{feedback_named, pool_named, ties_named, variant_named, RowKey};
+use crate::report::SolveReport;
 
 /// The columns of a sweep table: `solve --format json`'s keys, then `skipped` (the reason a
 /// game was not solved, empty for solved rows).
-pub const COLUMNS: [&str; 13] = [
-    "n",
-    "k",
-    "variant",
-    "feedback",
-    "valuation",
-    "pool",
-    "ties",
-    "first_guess",
-    "max",
-    "total",
-    "average",
-    "histogram",
-    "skipped",
-];
+pub const COLUMNS: [&str; 13] = {
+    let report = SolveReport::COLUMNS;
+    let mut columns = [""; 13];
+    let mut i = 0;
+    while i < report.len() {
+        columns[i] = report[i];
+        i += 1;
+    }
+    columns[12] = "skipped";
+    columns
+};
 
 /// One row: a key and what became of it.
 #[derive(Clone, Debug, PartialEq)]
