@@ -67,6 +67,37 @@ fn partitions(rest: u8, max: u8, slots: u8, parts: &mut Vec<u8>, out: &mut Vec<C
 /// # Ok::<(), mmtree_core::GameError>(())
 /// ```
 pub fn canonical_codes(game: &Game, free: [u64; 2], largest: bool, mut visit: impl FnMut(&Code, u32)) {
+    walk_canonical(game, free, 0, largest, &mut |pegs, i| {
+        visit(&Code::from_colours(pegs).expect("colours of the game"), i)
+    });
+}
+
+/// The indices of the codes [`canonical_codes`] lists that have none of the colours `blank`,
+/// in increasing order. Blank colours are pruned during the walk, so the work is that of
+/// the list, not of the code space.
+///
+/// ```
+/// use mmtree_core::{canonical_codes, canonical_indices, Game, GameSpec};
+/// let game = Game::new(GameSpec::mastermind(3, 5))?;
+/// let (free, blank) = ([0b11100, 0], 0b11000); // 3, 4, 5 interchangeable; 4 and 5 left out
+/// let mut expected = Vec::new();
+/// canonical_codes(&game, free, false, |c, i| {
+///     if c.pegs().iter().all(|&p| blank >> p & 1 == 0) {
+///         expected.push(i)
+///     }
+/// });
+/// assert_eq!(canonical_indices(&game, free, blank, false), expected);
+/// assert_eq!(expected.len(), 27); // every code of colours 1, 2, 3
+/// # Ok::<(), mmtree_core::GameError>(())
+/// ```
+pub fn canonical_indices(game: &Game, free: [u64; 2], blank: u64, largest: bool) -> Vec<u32> {
+    let mut out = Vec::new();
+    walk_canonical(game, free, blank, largest, &mut |_, i| out.push(i));
+    out
+}
+
+/// The walk behind [`canonical_codes`] and [`canonical_indices`]: `visit(pegs, index)`.
+fn walk_canonical(game: &Game, free: [u64; 2], blank: u64, largest: bool, visit: &mut dyn FnMut(&[u8], u32)) {
     let (n, k) = (game.n() as usize, game.k());
     let distinct = game.variant() == Variant::Distinct;
     // Each class's colours in the order they must first appear.
@@ -86,30 +117,33 @@ pub fn canonical_codes(game: &Game, free: [u64; 2], largest: bool, mut visit: im
             u64::from(k).pow((n - 1 - p) as u32)
         };
     }
-    struct Walk<F> {
+    struct Walk<'v> {
         n: usize,
-        k: u8,
         distinct: bool,
         free: [u64; 2],
         orders: [Vec<u8>; 2],
+        /// Colours outside the classes, less the blank ones.
+        open: u64,
+        blank: u64,
         weights: [u64; MAX_PEGS as usize],
         pegs: [u8; MAX_PEGS as usize],
-        visit: F,
+        visit: &'v mut dyn FnMut(&[u8], u32),
     }
-    fn walk<F: FnMut(&Code, u32)>(w: &mut Walk<F>, pos: usize, next: [usize; 2], used: u64, index: u64) {
+    fn walk(w: &mut Walk<'_>, pos: usize, next: [usize; 2], used: u64, index: u64) {
         if pos == w.n {
-            (w.visit)(&Code::from_colours(&w.pegs[..w.n]).expect("colours of the game"), index as u32);
+            (w.visit)(&w.pegs[..w.n], index as u32);
             return;
         }
         // Colours allowed here: any colour outside the classes, any class colour already
         // used, and each class's next colour (first appearances come in canonical order).
-        let all = (1u64 << w.k) - 1;
-        let mut allowed = (all & !(w.free[0] | w.free[1])) | (used & (w.free[0] | w.free[1]));
+        // A blank class colour blocks the rest of its class: they may only follow it.
+        let mut allowed = w.open | (used & (w.free[0] | w.free[1]));
         for (order, &next) in w.orders.iter().zip(&next) {
             if let Some(&c) = order.get(next) {
                 allowed |= 1 << c;
             }
         }
+        allowed &= !w.blank;
         if w.distinct {
             allowed &= !used;
         }
@@ -128,8 +162,10 @@ pub fn canonical_codes(game: &Game, free: [u64; 2], largest: bool, mut visit: im
             walk(w, pos + 1, after, used | bit, index + digit * w.weights[pos]);
         }
     }
+    let all = (1u64 << k) - 1;
     let orders = [order(free[0]), order(free[1])];
-    let mut w = Walk { n, k, distinct, free, orders, weights, pegs: [0; MAX_PEGS as usize], visit: &mut visit };
+    let open = all & !(free[0] | free[1]) & !blank;
+    let mut w = Walk { n, distinct, free, orders, open, blank, weights, pegs: [0; MAX_PEGS as usize], visit };
     walk(&mut w, 0, [0, 0], 0, 0);
 }
 
@@ -186,6 +222,15 @@ mod tests {
                         })
                         .collect();
                     assert_eq!(listed, expected, "{spec:?} {free:?} largest={largest}");
+                    for blank in [0b1, 0b110, 0b1010, (1 << k) - 2] {
+                        let indices = canonical_indices(&game, free, blank, largest);
+                        let without: Vec<u32> = listed
+                            .iter()
+                            .filter(|c| c.pegs().iter().all(|&p| blank >> p & 1 == 0))
+                            .map(|c| space.index(c).unwrap().get() as u32)
+                            .collect();
+                        assert_eq!(indices, without, "{spec:?} {free:?} blank={blank:b} largest={largest}");
+                    }
                 }
             }
         }

@@ -25,7 +25,7 @@
 mod classes;
 mod sets;
 
-pub use classes::{canonical_codes, first_guess_classes};
+pub use classes::{canonical_codes, canonical_indices, first_guess_classes};
 
 use crate::code::Code;
 use crate::game::{Game, MAX_COLOURS, MAX_PEGS};

@@ -138,7 +138,7 @@ impl Solver<'_> {
             let free = filter.symmetry.free_colours(filter.absent);
             let reduced = self.pools.get(self.space, free, filter.blank, filter.largest);
             best = if candidates.len() <= LAID_OUT_MAX {
-                let pool = reduced.as_deref().unwrap_or(self.space.pool());
+                let pool = reduced.as_deref().map_or(self.space.pool(), |r| r.laid_out(self.space));
                 scan(Guesses::Pool(pool, filter.largest), offset, best.best)
             } else {
                 let keeps = |&g: &CodeIndex| filter.keeps(self, g);
