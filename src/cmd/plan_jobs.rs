@@ -122,11 +122,15 @@ pub fn run(args: &SolveArgs, plan_path: &Path, quiet: bool, out: &mut dyn Write)
         list.seal();
         list.to_json().into_bytes()
     } else {
-        let subtrees = shard_nodes(&open, &ids)
-            .into_par_iter()
-            .map(|(i, history, candidates)| {
-                let subtree = solver
-                    .subtree_with(&history, candidates)
+        let nodes = shard_nodes(&open, &ids);
+        let ids: Vec<u32> = nodes.iter().map(|(i, _, _)| *i).collect();
+        let built =
+            solver.subtrees_with(nodes.into_iter().map(|(_, history, candidates)| (history, candidates)).collect());
+        let subtrees = ids
+            .into_iter()
+            .zip(built)
+            .map(|(i, subtree)| {
+                let subtree = subtree
                     .ok_or_else(|| UsageError(format!("'{}': subtree {i} has no candidates", plan_path.display())))?;
                 Ok((i, subtree))
             })

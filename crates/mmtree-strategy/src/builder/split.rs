@@ -9,8 +9,9 @@
 use std::collections::HashMap;
 
 use mmtree_core::{CodeIndex, CodeSpace, FeedbackIndex, Subtree, Symmetry};
+use rayon::prelude::*;
 
-use super::Solver;
+use super::{Representatives, Solver};
 use crate::rule::{Method, Pool};
 
 /// One round of a game: the guess played and the feedback it received.
@@ -198,8 +199,9 @@ pub fn candidates_after(space: &CodeSpace, history: &[Round]) -> Vec<CodeIndex> 
     candidates
 }
 
-/// The candidate sets of many histories, each computed from its parent's set (kept), so the
-/// subtrees of one shard cost one pass over the code space per level, not one per subtree.
+/// The candidate sets of many histories, each taken from its parent's partition by the
+/// guess (kept), so the subtrees of one shard cost one pass over each parent's set, not one
+/// per subtree.
 ///
 /// ```
 /// use mmtree_core::{CodeIndex, CodeSpace, Game, GameSpec, MemoryLimit};
@@ -213,26 +215,28 @@ pub fn candidates_after(space: &CodeSpace, history: &[Round]) -> Vec<CodeIndex> 
 /// ```
 pub struct CandidateCache<'s> {
     space: &'s CodeSpace,
-    prefixes: HashMap<Vec<Round>, Vec<CodeIndex>>,
+    /// The parts of a history's candidates under a guess, by feedback.
+    parts: HashMap<(Vec<Round>, CodeIndex), HashMap<FeedbackIndex, Vec<CodeIndex>>>,
 }
 
 impl<'s> CandidateCache<'s> {
     /// An empty cache.
     pub fn new(space: &'s CodeSpace) -> CandidateCache<'s> {
-        CandidateCache { space, prefixes: HashMap::new() }
+        CandidateCache { space, parts: HashMap::new() }
     }
 
-    /// The codes consistent with every round of `history` (its proper prefixes are kept).
+    /// The codes consistent with every round of `history` (the partitions of its proper
+    /// prefixes are kept).
     pub fn candidates(&mut self, history: &[Round]) -> Vec<CodeIndex> {
         let Some((&(guess, feedback), prefix)) = history.split_last() else {
             return self.space.all_indices();
         };
-        if !self.prefixes.contains_key(prefix) {
+        let key = (prefix.to_vec(), guess);
+        if !self.parts.contains_key(&key) {
             let set = self.candidates(prefix);
-            self.prefixes.insert(prefix.to_vec(), set);
+            self.parts.insert(key.clone(), self.space.split(guess, &set).into_iter().collect());
         }
-        let space = self.space;
-        self.prefixes[prefix].iter().copied().filter(|&c| space.feedback(guess, c) == feedback).collect()
+        self.parts[&key].get(&feedback).cloned().unwrap_or_default()
     }
 }
 
@@ -272,17 +276,54 @@ impl Solver<'_> {
     /// # Ok::<(), mmtree_core::GameError>(())
     /// ```
     pub fn subtree_at(&self, history: &[Round]) -> Option<Subtree> {
-        self.subtree_with(history, candidates_after(self.space, history))
-    }
-
-    /// [`Solver::subtree_at`] given the node's candidates (those consistent with `history`,
-    /// e.g. from a [`CandidateCache`]).
-    pub fn subtree_with(&self, history: &[Round], candidates: Vec<CodeIndex>) -> Option<Subtree> {
+        let candidates = candidates_after(self.space, history);
         if candidates.is_empty() {
             return None;
         }
         let fixed = if history.is_empty() { self.rule.first_guess } else { None };
         Some(self.subtree(candidates, fixed, &self.history_symmetry(history), None))
+    }
+
+    /// The subtrees of many nodes, each given by its history and its candidates (those
+    /// consistent with the history, e.g. from a [`CandidateCache`]), built in parallel and
+    /// returned in order, each exactly as in [`Solver::build`]'s tree (`None` for a node
+    /// without candidates). Nodes reached by the same guesses share the list of guesses their
+    /// searches test against the group, as siblings do in one process.
+    ///
+    /// ```
+    /// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
+    /// use mmtree_strategy::{CandidateCache, GuessRule, Solver, Valuation};
+    /// let space = CodeSpace::new(Game::new(GameSpec::mastermind(3, 4))?, MemoryLimit(1 << 30))?;
+    /// let solver = Solver::new(&space, GuessRule::new(Valuation::Minimax));
+    /// let top = solver.top(1);
+    /// let mut cache = CandidateCache::new(&space);
+    /// let nodes = top.split.iter().map(|s| (s.history.clone(), cache.candidates(&s.history))).collect();
+    /// let built = solver.subtrees_with(nodes);
+    /// let one_by_one: Vec<_> = top.split.iter().map(|s| solver.subtree_at(&s.history)).collect();
+    /// assert_eq!(built, one_by_one);
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn subtrees_with(&self, nodes: Vec<(Vec<Round>, Vec<CodeIndex>)>) -> Vec<Option<Subtree>> {
+        let guesses = |history: &[Round]| history.iter().map(|r| r.0).collect::<Vec<_>>();
+        let mut large: HashMap<Vec<CodeIndex>, usize> = HashMap::new();
+        for (history, candidates) in &nodes {
+            if candidates.len() > super::choice::LAID_OUT_MAX {
+                *large.entry(guesses(history)).or_default() += 1;
+            }
+        }
+        let shared: HashMap<Vec<CodeIndex>, Representatives> =
+            large.into_iter().filter(|&(_, n)| n >= 2).map(|(g, _)| (g, Representatives::new())).collect();
+        nodes
+            .into_par_iter()
+            .map(|(history, candidates)| {
+                if candidates.is_empty() {
+                    return None;
+                }
+                let fixed = if history.is_empty() { self.rule.first_guess } else { None };
+                let symmetry = self.history_symmetry(&history);
+                Some(self.subtree(candidates, fixed, &symmetry, shared.get(&guesses(&history))))
+            })
+            .collect()
     }
 
     /// The estimated cost of building the subtree of a node with `candidates` codes, in
