@@ -4,7 +4,7 @@
 //! guesses its jobs chose.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
@@ -281,7 +281,10 @@ fn refine(args: &PlanArgs, path: &Path) -> Result<(Plan, Game)> {
 }
 
 /// The sealed plan of a top: costs estimated, subtrees assigned longest first to the least
-/// loaded shard (ties: the earlier subtree, the lower shard).
+/// loaded shard (ties: the lower shard), or to a shard that already holds a sibling when that
+/// keeps its load within the mean (or within what the least loaded would reach): siblings
+/// share the reduced guess pools and the group's representatives, which a job otherwise
+/// builds again.
 fn assemble(
     solver: &Solver,
     space: &CodeSpace,
@@ -293,14 +296,26 @@ fn assemble(
 ) -> Plan {
     let costs: Vec<u64> =
         top.split.iter().map(|s| solver.estimated_cost(s.candidates as usize).ceil() as u64).collect();
+    let mean = costs.iter().map(|&c| c as f64).sum::<f64>() / f64::from(shards);
     let mut order: Vec<usize> = (0..costs.len()).collect();
     order.sort_by_key(|&i| (Reverse(costs[i]), i));
-    let mut loads: BinaryHeap<Reverse<(u64, u32)>> = (1..=shards).map(|s| Reverse((0, s))).collect();
+    let parent = |i: usize| &top.split[i].history[..top.split[i].history.len().saturating_sub(1)];
+    let mut loads = vec![0u64; shards as usize];
+    let mut holding: HashMap<&[Round], Vec<usize>> = HashMap::new();
     let mut shard_of = vec![0u32; costs.len()];
+    let least_of = |loads: &[u64], among: &mut dyn Iterator<Item = usize>| among.min_by_key(|&s| (loads[s], s));
     for i in order {
-        let Reverse((load, shard)) = loads.pop().expect("at least one shard");
-        shard_of[i] = shard;
-        loads.push(Reverse((load.saturating_add(costs[i]), shard)));
+        let least = least_of(&loads, &mut (0..loads.len())).expect("at least one shard");
+        let limit = (mean as u64).max(loads[least].saturating_add(costs[i]));
+        let siblings = holding.entry(parent(i)).or_default();
+        let near =
+            least_of(&loads, &mut siblings.iter().copied().filter(|&s| loads[s].saturating_add(costs[i]) <= limit));
+        let shard = near.unwrap_or(least);
+        if !siblings.contains(&shard) {
+            siblings.push(shard);
+        }
+        loads[shard] = loads[shard].saturating_add(costs[i]);
+        shard_of[i] = shard as u32 + 1;
     }
     let nodes = top
         .nodes

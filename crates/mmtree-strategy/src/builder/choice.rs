@@ -6,7 +6,7 @@
 //! extreme member in tie order, which no other member can beat strictly, so the first best
 //! guess is the plain rule's.
 
-use mmtree_core::{CodeIndex, Guesses, Scan, Symmetry, Variant};
+use mmtree_core::{canonical_indices, CodeIndex, Guesses, Scan, Symmetry, Variant};
 
 use rayon::prelude::*;
 
@@ -136,19 +136,21 @@ impl Solver<'_> {
             // cannot be strictly better than itself).
             let offset = if first { candidates.len() } else { 0 };
             let free = filter.symmetry.free_colours(filter.absent);
-            let reduced = self.pools.get(self.space, free, filter.blank, filter.largest);
             best = if candidates.len() <= LAID_OUT_MAX {
+                let reduced = self.pools.get(self.space, free, filter.blank, filter.largest);
                 let pool = reduced.as_deref().map_or(self.space.pool(), |r| r.laid_out(self.space));
                 scan(Guesses::Pool(pool, filter.largest), offset, best.best)
             } else {
                 let keeps = |&g: &CodeIndex| filter.keeps(self, g);
-                let mut order: Vec<CodeIndex> = match (shared, &reduced) {
-                    (Some(shared), _) => {
+                let mut order: Vec<CodeIndex> = match shared {
+                    Some(shared) => {
                         let representatives = shared.get_or_init(|| self.representatives(symmetry, filter.largest));
                         representatives.iter().copied().filter(|&g| filter.keeps_representative(self, g)).collect()
                     }
-                    (None, Some(pool)) => pool.indices().iter().copied().filter(keeps).collect(),
-                    (None, None) => (0..self.space.len() as u32).map(CodeIndex::from_index).filter(keeps).collect(),
+                    None => match self.pools.get(self.space, free, filter.blank, filter.largest) {
+                        Some(pool) => pool.indices().iter().copied().filter(keeps).collect(),
+                        None => (0..self.space.len() as u32).map(CodeIndex::from_index).filter(keeps).collect(),
+                    },
                 };
                 if filter.largest {
                     order.reverse();
@@ -162,11 +164,17 @@ impl Solver<'_> {
     /// The codes, in increasing order, that are their class's representative under the group
     /// of `symmetry` alone ([`Symmetry::is_representative`] with no absent colour).
     fn representatives(&self, symmetry: &Symmetry, largest: bool) -> Vec<CodeIndex> {
-        let all = (0..self.space.len() as u32).into_par_iter().map(CodeIndex::from_index);
         if symmetry.moves_nothing(0) {
-            return all.collect();
+            return (0..self.space.len() as u32).map(CodeIndex::from_index).collect();
         }
-        all.filter(|&g| symmetry.is_representative(&self.space.code(g), 0, largest)).collect()
+        // A representative has its never-played colours in canonical order (the group
+        // relabels them freely), so only those codes are tested.
+        let canonical = canonical_indices(self.space.game(), symmetry.free_colours(0), 0, largest);
+        canonical
+            .into_par_iter()
+            .map(CodeIndex::from_index)
+            .filter(|&g| symmetry.is_representative(&self.space.code(g), 0, largest))
+            .collect()
     }
 
     /// The filter of one candidate set under `symmetry`.
