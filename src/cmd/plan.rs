@@ -282,9 +282,10 @@ fn refine(args: &PlanArgs, path: &Path) -> Result<(Plan, Game)> {
 
 /// The sealed plan of a top: costs estimated, subtrees assigned longest first to the least
 /// loaded shard (ties: the lower shard), or to a shard that already holds a sibling when that
-/// keeps its load within the mean (or within what the least loaded would reach): siblings
-/// share the reduced guess pools and the group's representatives, which a job otherwise
-/// builds again.
+/// keeps its load within the mean (or within what the least loaded would reach) and the
+/// siblings' share of it within a quarter of the mean: siblings share the reduced guess pools
+/// and the group's representatives, which a job otherwise builds again, but the estimate errs
+/// alike on siblings, so each shard keeps a mix of groups for its errors to average out.
 fn assemble(
     solver: &Solver,
     space: &CodeSpace,
@@ -301,18 +302,23 @@ fn assemble(
     order.sort_by_key(|&i| (Reverse(costs[i]), i));
     let parent = |i: usize| &top.split[i].history[..top.split[i].history.len().saturating_sub(1)];
     let mut loads = vec![0u64; shards as usize];
-    let mut holding: HashMap<&[Round], Vec<usize>> = HashMap::new();
+    // By group of siblings, the shards holding some of them and how much.
+    let mut holding: HashMap<&[Round], Vec<(usize, u64)>> = HashMap::new();
     let mut shard_of = vec![0u32; costs.len()];
-    let least_of = |loads: &[u64], among: &mut dyn Iterator<Item = usize>| among.min_by_key(|&s| (loads[s], s));
+    let share = (mean / 4.0) as u64;
     for i in order {
-        let least = least_of(&loads, &mut (0..loads.len())).expect("at least one shard");
+        let least = (0..loads.len()).min_by_key(|&s| (loads[s], s)).expect("at least one shard");
         let limit = (mean as u64).max(loads[least].saturating_add(costs[i]));
         let siblings = holding.entry(parent(i)).or_default();
-        let near =
-            least_of(&loads, &mut siblings.iter().copied().filter(|&s| loads[s].saturating_add(costs[i]) <= limit));
+        let near = siblings
+            .iter()
+            .filter(|&&(s, held)| loads[s].saturating_add(costs[i]) <= limit && held.saturating_add(costs[i]) <= share)
+            .map(|&(s, _)| s)
+            .min_by_key(|&s| (loads[s], s));
         let shard = near.unwrap_or(least);
-        if !siblings.contains(&shard) {
-            siblings.push(shard);
+        match siblings.iter_mut().find(|(s, _)| *s == shard) {
+            Some((_, held)) => *held = held.saturating_add(costs[i]),
+            None => siblings.push((shard, costs[i])),
         }
         loads[shard] = loads[shard].saturating_add(costs[i]);
         shard_of[i] = shard as u32 + 1;
