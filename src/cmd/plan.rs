@@ -41,16 +41,17 @@ impl OpenPlan {
     pub fn read(path: &Path, memory_limit: Option<&str>) -> Result<OpenPlan> {
         let plan = Plan::read(path)?;
         let bad = |what: String| UsageError(format!("'{}' is not a valid plan: {what}", path.display()));
+        if plan.kind == super::optimal_plan::OPTIMAL_KIND {
+            return Err(UsageError(format!(
+                "'{}' is a plan of the exact optimum: run its jobs with `mmtree optimal --plan`",
+                path.display()
+            ))
+            .into());
+        }
         if plan.kind != TREE_KIND {
             return Err(bad(format!("kind '{}', this build runs '{TREE_KIND}' plans", plan.kind)).into());
         }
-        let game = Game::new(plan.game).map_err(|e| bad(e.to_string()))?;
-        let alphabet = Alphabet::new(&plan.symbols).map_err(|e| bad(e.to_string()))?;
-        if alphabet.len() < game.k() as usize {
-            return Err(bad(format!("symbols '{}' cannot write {} colours", plan.symbols, game.k())).into());
-        }
-        let limit = super::tree_file::memory_limit(memory_limit)?;
-        let space = GameConfig { game, alphabet: alphabet.clone(), limit }.space()?;
+        let (game, alphabet, space, limit) = open_game(&plan, path, memory_limit)?;
         let rule = config::recorded_guess_rule(&plan.rule, &space, &alphabet)
             .ok_or_else(|| bad(format!("unknown rule {:?}", plan.rule)))?;
         for (i, s) in plan.subtrees.iter().enumerate() {
@@ -87,6 +88,23 @@ impl OpenPlan {
     }
 }
 
+/// A plan's game, symbols, code space and memory limit (every error names the file).
+pub fn open_game(
+    plan: &Plan,
+    path: &Path,
+    memory_limit: Option<&str>,
+) -> Result<(Game, Alphabet, CodeSpace, mmtree_core::MemoryLimit)> {
+    let bad = |what: String| UsageError(format!("'{}' is not a valid plan: {what}", path.display()));
+    let game = Game::new(plan.game).map_err(|e| bad(e.to_string()))?;
+    let alphabet = Alphabet::new(&plan.symbols).map_err(|e| bad(e.to_string()))?;
+    if alphabet.len() < game.k() as usize {
+        return Err(bad(format!("symbols '{}' cannot write {} colours", plan.symbols, game.k())).into());
+    }
+    let limit = super::tree_file::memory_limit(memory_limit)?;
+    let space = GameConfig { game, alphabet: alphabet.clone(), limit }.space()?;
+    Ok((game, alphabet, space, limit))
+}
+
 /// A stored history as rounds, if every index is in range.
 pub fn history_rounds(space: &CodeSpace, history: &[(u32, u8)]) -> Option<Vec<Round>> {
     history
@@ -98,7 +116,7 @@ pub fn history_rounds(space: &CodeSpace, history: &[(u32, u8)]) -> Option<Vec<Ro
         .collect()
 }
 
-fn stored(history: &[Round]) -> Vec<(u32, u8)> {
+pub fn stored(history: &[Round]) -> Vec<(u32, u8)> {
     history.iter().map(|&(g, f)| (g.index(), f.index())).collect()
 }
 
@@ -134,6 +152,9 @@ struct PlanSummary {
 }
 
 pub fn run(args: &PlanArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
+    if args.optimal {
+        return super::optimal_plan::run(args, quiet, out);
+    }
     let output = OutputPath::check(&args.output, "-o")?;
     let (plan, game) = match &args.refine {
         Some(path) => refine(args, path)?,
@@ -193,7 +214,7 @@ fn fresh(args: &PlanArgs, quiet: bool) -> Result<(Plan, Game)> {
     Ok((plan, game.game))
 }
 
-fn check_sizes(depth: u32, shards: u32) -> Result<()> {
+pub fn check_sizes(depth: u32, shards: u32) -> Result<()> {
     if depth == 0 || depth > MAX_SPLIT_DEPTH {
         return Err(UsageError(format!("--split-depth {depth}: must be 1 to {MAX_SPLIT_DEPTH}")).into());
     }
@@ -293,15 +314,7 @@ fn assemble(
 ) -> Plan {
     let costs: Vec<u64> =
         top.split.iter().map(|s| solver.estimated_cost(s.candidates as usize).ceil() as u64).collect();
-    let mut order: Vec<usize> = (0..costs.len()).collect();
-    order.sort_by_key(|&i| (Reverse(costs[i]), i));
-    let mut loads: BinaryHeap<Reverse<(u64, u32)>> = (1..=shards).map(|s| Reverse((0, s))).collect();
-    let mut shard_of = vec![0u32; costs.len()];
-    for i in order {
-        let Reverse((load, shard)) = loads.pop().expect("at least one shard");
-        shard_of[i] = shard;
-        loads.push(Reverse((load.saturating_add(costs[i]), shard)));
-    }
+    let shard_of = balance(&costs, shards);
     let nodes = top
         .nodes
         .iter()
@@ -323,6 +336,7 @@ fn assemble(
             candidates: s.candidates,
             cost: costs[i],
             shard: shard_of[i],
+            lower_bound: None,
         })
         .collect();
     let mut plan = Plan {
@@ -334,12 +348,28 @@ fn assemble(
         rule,
         split_depth: depth,
         shards,
+        part_depth: None,
         top: nodes,
         subtrees,
         digest: String::new(),
     };
     plan.seal();
     plan
+}
+
+/// The shard (1-based) of each job: longest first to the least loaded shard (ties: the
+/// earlier job, the lower shard).
+pub fn balance(costs: &[u64], shards: u32) -> Vec<u32> {
+    let mut order: Vec<usize> = (0..costs.len()).collect();
+    order.sort_by_key(|&i| (Reverse(costs[i]), i));
+    let mut loads: BinaryHeap<Reverse<(u64, u32)>> = (1..=shards).map(|s| Reverse((0, s))).collect();
+    let mut shard_of = vec![0u32; costs.len()];
+    for i in order {
+        let Reverse((load, shard)) = loads.pop().expect("at least one shard");
+        shard_of[i] = shard;
+        loads.push(Reverse((load.saturating_add(costs[i]), shard)));
+    }
+    shard_of
 }
 
 /// Figures of a plan and the command line of each job.
