@@ -138,6 +138,22 @@ fn joined_optimum_equals_one_process_and_published() {
     }
 }
 
+/// Bulls and Cows: one first guess class, 13 parts (at depth 1 there are no more), joined to
+/// the published optimum 26274 with at most 7 guesses (Tanaka 1996).
+#[test]
+fn bulls_and_cows_split_and_joined() {
+    let dir = scratch("bulls");
+    let plan = make_plan(&dir, "bulls", &["-n", "4", "-k", "10", "--distinct"], 13);
+    let plan_json: serde_json::Value = serde_json::from_slice(&std::fs::read(&plan).unwrap()).unwrap();
+    assert_eq!(plan_json["subtrees"].as_array().map(Vec::len), Some(13));
+    let parts = run_shards(&dir, &plan, &(1..=13).collect::<Vec<u32>>(), 13, &[]);
+    let whole = dir.join("bulls.mmt");
+    let report = json(&ok(&join_args(&plan, &parts, &whole)));
+    assert_eq!((&report["exact"], &report["upper_bound"], &report["max"]), (&true.into(), &26274.into(), &7.into()));
+    let verified = json(&ok(&["verify", s(&whole), "--format", "json"]));
+    assert_eq!(verified["total"], 26274);
+}
+
 /// With `--first`: the optimal first guess gives the optimum; another first guess gives the
 /// same total as its row in the join of every first guess, and never less than the optimum.
 #[test]

@@ -29,8 +29,9 @@ use crate::UsageError;
 /// The kind of plan whose jobs search parts of the exact optimum.
 pub const OPTIMAL_KIND: &str = "optimal";
 /// The exponent of the difficulty model: a part of `m` codes is estimated to cost
-/// `(m / 10)^DIFFICULTY_EXPONENT` (fitted on the parts of Bulls and Cows and [4,6]; README).
-const DIFFICULTY_EXPONENT: f64 = 2.0;
+/// `(m / 10)^DIFFICULTY_EXPONENT` (the search nodes of Bulls and Cows' parts grow about as
+/// `m³`; README).
+const DIFFICULTY_EXPONENT: f64 = 3.0;
 
 /// The rule name an optimal plan records for its objective.
 fn objective_name(objective: Objective) -> &'static str {
