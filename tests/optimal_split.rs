@@ -41,11 +41,15 @@ fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
-/// Writes the plan of `flags` with `shards` shards and returns its path.
+/// Writes the plan of `flags` (split depth 1 unless they say) with `shards` shards and
+/// returns its path.
 fn make_plan(dir: &Path, name: &str, flags: &[&str], shards: u32) -> PathBuf {
     let path = dir.join(format!("{name}.json"));
     let n = shards.to_string();
-    let mut args = vec!["-q", "plan", "--optimal", "--split-depth", "1", "--shards", &n, "-o", s(&path)];
+    let mut args = vec!["-q", "plan", "--optimal", "--shards", &n, "-o", s(&path)];
+    if !flags.contains(&"--split-depth") {
+        args.extend_from_slice(&["--split-depth", "1"]);
+    }
     args.extend_from_slice(flags);
     ok(&args);
     path
@@ -102,17 +106,18 @@ fn one_process(dir: &Path, flags: &[&str]) -> (serde_json::Value, Vec<u8>) {
 fn joined_optimum_equals_one_process_and_published() {
     let dir = scratch("games");
     // (n, k, published average total, published worst case and total)
-    let games: [(&str, &str, Option<u64>, Option<(u64, u64)>); 8] = [
-        ("2", "3", Some(21), None),
-        ("2", "4", Some(45), None),
-        ("2", "5", Some(81), None),
-        ("2", "6", Some(132), None),
-        ("3", "4", Some(206), None),
-        ("3", "5", None, None),
-        ("4", "4", None, None),
-        ("4", "6", Some(5625), Some((5, 5626))),
+    type Published = (Option<u64>, Option<(u64, u64)>);
+    let games: [(&str, &str, Published); 8] = [
+        ("2", "3", (Some(21), None)),
+        ("2", "4", (Some(45), None)),
+        ("2", "5", (Some(81), None)),
+        ("2", "6", (Some(132), None)),
+        ("3", "4", (Some(206), None)),
+        ("3", "5", (None, None)),
+        ("4", "4", (None, None)),
+        ("4", "6", (Some(5625), Some((5, 5626)))),
     ];
-    for (n, k, average, worst) in games {
+    for (n, k, (average, worst)) in games {
         for objective in ["average", "worst"] {
             let flags = ["-n", n, "-k", k, "--objective", objective];
             let name = format!("{n}-{k}-{objective}");
@@ -138,15 +143,41 @@ fn joined_optimum_equals_one_process_and_published() {
     }
 }
 
-/// Bulls and Cows: one first guess class, 13 parts (at depth 1 there are no more), joined to
-/// the published optimum 26274 with at most 7 guesses (Tanaka 1996).
+/// Split depth 2 (one job per second guess that may be optimal and part): the same optimum
+/// and the same file as one process.
+#[test]
+fn depth_two_joins_equal_one_process() {
+    let dir = scratch("depth2");
+    for (n, k, first) in [("2", "5", None), ("3", "4", None), ("4", "4", Some("1122"))] {
+        let mut flags = vec!["-n", n, "-k", k, "--split-depth", "2"];
+        let name = format!("{n}-{k}-{first:?}");
+        flags.extend(first.iter().flat_map(|f| ["--first", f]));
+        let (joined, bytes) = split_and_join(&dir, &name, &flags);
+        assert_eq!(joined["exact"], true, "{name}: {joined}");
+        if first.is_none() {
+            let (one, one_bytes) = one_process(&dir, &flags[..4]);
+            assert_eq!(joined["upper_bound"], one["total"], "{name}");
+            assert!(bytes == one_bytes, "{name}: the joined file is not the one-process file");
+        } else {
+            let (depth1, _) = split_and_join(&dir, &format!("{name}-1"), &["-n", n, "-k", k, "--first", "1122"]);
+            assert_eq!(joined["upper_bound"], depth1["upper_bound"], "{name}");
+        }
+    }
+    assert_eq!(split_and_join(&dir, "3-4-avg", &["-n", "3", "-k", "4", "--split-depth", "2"]).0["upper_bound"], 206);
+}
+
+/// Bulls and Cows split at depth 2 into hundreds of jobs (at depth 1 its one first guess
+/// class has only 13 parts), joined to the published optimum 26274 with at most 7 guesses
+/// (Tanaka 1996).
 #[test]
 fn bulls_and_cows_split_and_joined() {
     let dir = scratch("bulls");
-    let plan = make_plan(&dir, "bulls", &["-n", "4", "-k", "10", "--distinct"], 13);
+    let flags = ["-n", "4", "-k", "10", "--distinct", "--split-depth", "2"];
+    let plan = make_plan(&dir, "bulls", &flags, 12);
     let plan_json: serde_json::Value = serde_json::from_slice(&std::fs::read(&plan).unwrap()).unwrap();
-    assert_eq!(plan_json["subtrees"].as_array().map(Vec::len), Some(13));
-    let parts = run_shards(&dir, &plan, &(1..=13).collect::<Vec<u32>>(), 13, &[]);
+    let jobs = plan_json["subtrees"].as_array().map_or(0, Vec::len);
+    assert!(jobs >= 20, "{jobs} jobs");
+    let parts = run_shards(&dir, &plan, &(1..=12).collect::<Vec<u32>>(), 12, &[]);
     let whole = dir.join("bulls.mmt");
     let report = json(&ok(&join_args(&plan, &parts, &whole)));
     assert_eq!((&report["exact"], &report["upper_bound"], &report["max"]), (&true.into(), &26274.into(), &7.into()));
@@ -235,7 +266,7 @@ fn jobs_are_idempotent() {
     std::fs::remove_file(&parts[0]).unwrap();
     let out = ok(&["optimal", "--plan", s(&plan), "--shard", "2/3", "-o", s(&parts[0]), "--format", "json"]);
     assert_eq!(json(&out)["status"], "searched");
-    assert_eq!(std::fs::read(&parts[0]).unwrap(), bytes);
+    assert!(std::fs::read(&parts[0]).unwrap() == bytes, "a rerun gives other bytes");
 }
 
 #[test]
@@ -254,11 +285,12 @@ fn bad_input_is_refused_naming_the_file() {
     ok(&["-q", "plan", "-n", "4", "-k", "6", "--split-depth", "1", "--shards", "3", "-o", s(&tree_plan)]);
     refused(&["optimal", "--plan", s(&tree_plan), "--shard", "1/3", "-o", s(&out)], "tree.json");
     refused(&["solve", "--plan", p, "--shard", "1/3", "-o", s(&out)], "first.json");
-    // Other split depths.
-    refused(
-        &["plan", "--optimal", "-n", "4", "-k", "6", "--split-depth", "2", "--shards", "3", "-o", s(&out)],
-        "--split-depth",
-    );
+    // Other split depths; depth 2 only for the average.
+    for depth in [&["--split-depth", "3"][..], &["--split-depth", "2", "--objective", "worst"]] {
+        let mut args = vec!["plan", "--optimal", "-n", "4", "-k", "6", "--shards", "3", "-o", s(&out)];
+        args.extend_from_slice(depth);
+        refused(&args, "--split-depth");
+    }
     // A part of another plan, a part twice, a corrupt part.
     let other = make_plan(&dir, "other", &["-n", "4", "-k", "6", "--first", "1122"], 3);
     let other_parts = run_shards(&dir, &other, &[1], 3, &[]);

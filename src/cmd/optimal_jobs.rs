@@ -40,6 +40,7 @@ struct JobReport {
     /// Sums over the shard's parts.
     lower_bound: u64,
     upper_bound: u64,
+    /// Search nodes of this run (0 when kept).
     nodes: u64,
     /// `searched` or `kept` (the output already held the shard, every part exact).
     status: &'static str,
@@ -66,7 +67,7 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
     let ids = plan.subtrees_of(shard);
     let secrets: u64 = ids.iter().map(|&i| u64::from(plan.subtrees[i as usize].candidates)).sum();
     let start = Instant::now();
-    let report = |status, part: &PartFile, out: &mut dyn Write| -> Result<()> {
+    let report = |status, part: &PartFile, nodes: u64, out: &mut dyn Write| -> Result<()> {
         let report = JobReport {
             shard,
             shards: plan.shards,
@@ -75,7 +76,7 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
             exact: part.bounds.iter().filter(|b| b.exact).count(),
             lower_bound: part.bounds.iter().map(|b| b.lower).sum(),
             upper_bound: part.bounds.iter().map(|b| b.upper).sum(),
-            nodes: part.bounds.iter().map(|b| b.nodes).sum(),
+            nodes,
             status,
             seconds: start.elapsed().as_secs_f64(),
             output: path.display().to_string(),
@@ -83,7 +84,7 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
         print(&report, config::format(args.format), out)
     };
     if let Some(part) = existing_part(path, &open, shard, !args.resume) {
-        return report("kept", &part, out);
+        return report("kept", &part, 0, out);
     }
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let table_memory = match &args.table_memory {
@@ -111,16 +112,17 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
     let bar = crate::progress::bar(secrets, "secrets", quiet);
     let mut subtrees: Vec<(u32, Subtree)> = Vec::with_capacity(ids.len());
     let mut bounds = Vec::with_capacity(ids.len());
+    let mut nodes = 0;
     for &i in &ids {
         let job = &plan.subtrees[i as usize];
-        let (first, set) = open.part(i).ok_or_else(|| {
+        let (guesses, set) = open.part(i).ok_or_else(|| {
             UsageError(format!("'{}': job {i} ({}) is not a part of the game", plan_path.display(), job.path))
         })?;
         let search = OptimalSearch::new(&open.space, config).with_stop_flag(&INTERRUPTED);
         if let Some(checkpoint) = &resumed {
             search.resume(checkpoint).map_err(|e| UsageError(format!("checkpoint: {e}")))?;
         }
-        let result = search.run_part(&set, &[first]);
+        let result = search.run_part(&set, &guesses);
         if let Some(file) = &checkpoint {
             for e in search.checkpoint().entries {
                 saved.insert((e.depth, e.set.clone()), e);
@@ -145,10 +147,10 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
             Err(e) => bail!("job {i} ({}): {e}", job.path),
         };
         bar.inc(u64::from(job.candidates));
-        let nodes = search.stats().nodes;
+        nodes += search.stats().nodes;
         // The plan's bound is proven too (and never above a real subtree's total).
         let lower = bracket.lower_bound.max(job.lower_bound.unwrap_or(0)).min(bracket.upper_bound);
-        bounds.push(PartBounds { exact: lower == bracket.upper_bound, lower, upper: bracket.upper_bound, nodes });
+        bounds.push(PartBounds { exact: lower == bracket.upper_bound, lower, upper: bracket.upper_bound });
         subtrees.push((i, bracket.subtree));
     }
     bar.finish_and_clear();
@@ -156,7 +158,7 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
         PartHeader { kind: OPTIMAL_KIND.to_string(), plan_digest: plan.digest.clone(), shard, shards: plan.shards };
     let part = PartFile { header, subtrees, bounds };
     output.write(&part.to_bytes(), out)?;
-    report("searched", &part, out)
+    report("searched", &part, nodes, out)
 }
 
 /// The existing part at `path` if it holds exactly this shard of this plan with every part

@@ -99,7 +99,10 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
             jobs[i as usize] = Some((subtree, bounds));
         }
     }
-    let n = open.space.len() as u64;
+    let results: Vec<Option<Bounds>> = jobs
+        .iter()
+        .map(|j| j.as_ref().map(|(_, b)| Bounds { lower: b.lower, upper: Some(b.upper), exact: b.exact }))
+        .collect();
     let missing: Vec<Missing> = (plan.subtrees.iter().enumerate())
         .filter(|(i, _)| jobs[*i].is_none())
         .map(|(i, s)| Missing {
@@ -110,53 +113,28 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
             lower_bound: s.lower_bound.unwrap_or(0),
         })
         .collect();
-    let classes: Vec<ClassBracket> = (plan.top.iter())
-        .map(|t| {
-            let of_class: Vec<usize> =
-                (0..plan.subtrees.len()).filter(|&i| plan.subtrees[i].history[0].0 == t.guess).collect();
-            let bound = |i: &usize| match &jobs[*i] {
-                Some((_, b)) => (b.lower, Some(b.upper), b.exact),
-                None => (plan.subtrees[*i].lower_bound.unwrap_or(0), None, false),
-            };
-            let lower_bound = n + of_class.iter().map(|i| bound(i).0).sum::<u64>();
-            let upper_bound = of_class.iter().map(|i| bound(i).1).sum::<Option<u64>>().map(|u| n + u);
-            ClassBracket {
-                first_guess: t.guess_code.clone(),
-                lower_bound,
-                upper_bound,
-                parts: of_class.len(),
-                exact_parts: of_class.iter().filter(|i| bound(i).2).count(),
-                missing_parts: of_class.iter().filter(|&&i| jobs[i].is_none()).count(),
-            }
-        })
-        .collect();
-    // The least upper bound (the first class on ties); with none complete, the least lower.
-    let best = (0..classes.len())
-        .min_by_key(|&c| (classes[c].upper_bound.unwrap_or(u64::MAX), classes[c].lower_bound))
-        .ok_or_else(|| UsageError(format!("'{}': no first guess", args.plan.display())))?;
-    let lower_bound = classes.iter().map(|c| c.lower_bound).min().expect("at least one class");
-    let upper_bound = classes[best].upper_bound;
-    let exact = upper_bound.is_some_and(|u| {
-        classes[best].exact_parts == classes[best].parts && classes.iter().all(|c| c.lower_bound >= u)
-    });
+    let values = Values::new(&open, &results);
+    let all = open.space.all_indices();
+    let (root, best) = values.position(&[], &all);
+    let best = best.ok_or_else(|| UsageError(format!("'{}': no first guess", args.plan.display())))?;
+    let classes = values.classes(&all);
     let mut report = OptimalJoinReport {
         game: open.game.to_string(),
         objective: if plan.part_depth.is_some() { "worst" } else { "average" },
-        first_guess: classes[best].first_guess.clone(),
-        lower_bound,
-        upper_bound,
-        gap_percent: upper_bound.map(|u| 100.0 * (u - lower_bound) as f64 / lower_bound.max(1) as f64),
-        exact,
+        first_guess: plan.top[best].guess_code.clone(),
+        lower_bound: root.lower,
+        upper_bound: root.upper,
+        gap_percent: root.upper.map(|u| 100.0 * (u - root.lower) as f64 / root.lower.max(1) as f64),
+        exact: root.exact,
         max: None,
         output: None,
         missing,
         classes,
     };
-    if upper_bound.is_some() {
-        let first = CodeIndex::from_index(plan.top[best].guess);
-        let tree = assemble(&open, first, &mut jobs);
+    if root.upper.is_some() {
+        let tree = StrategyTree::from_subtree(open.game, values.build(&[], all, &mut jobs));
         report.max = Some(tree.stats().max);
-        let bytes = TreeFile::new(tree, plan.symbols.clone(), open.rule_info(exact)).to_bytes();
+        let bytes = TreeFile::new(tree, plan.symbols.clone(), open.rule_info(root.exact)).to_bytes();
         if args.self_check {
             mmtree_verify::verify_bytes(&bytes, open.limit).map_err(|e| anyhow!(e).context("self-check failed"))?;
         }
@@ -166,7 +144,7 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         }
         report.output = Some(output.path().display().to_string());
     } else if !quiet {
-        eprintln!("mmtree: no tree written: every first guess lacks parts ({} jobs missing)", report.missing.len());
+        eprintln!("mmtree: no tree written: the best first guess lacks parts ({} jobs missing)", report.missing.len());
     }
     if output.is_stdout() && report.output.is_some() {
         return Ok(());
@@ -174,24 +152,121 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     print(&report, config::format(args.format), out)
 }
 
-/// The whole tree: the first guess, then each part's subtree under its feedback.
-fn assemble(open: &OpenOptimalPlan, first: CodeIndex, jobs: &mut [Option<(Subtree, PartBounds)>]) -> StrategyTree {
-    let plan = &open.plan;
-    let win = open.space.scheme().win();
-    let all = open.space.all_indices();
-    let children = (open.space.split(first, &all).into_iter())
-        .map(|(f, _)| {
-            if f == win {
-                return (f, Subtree::Leaf(first));
-            }
-            let i = (plan.subtrees.iter())
-                .position(|s| s.history[0] == (first.index(), f.index()))
-                .expect("OpenOptimalPlan::part checked every part of the first guess");
-            (f, jobs[i].take().expect("the best class has all its parts").0)
-        })
-        .collect();
-    let root = Subtree::Guess { guess: first, candidates: all.len() as u32, children };
-    StrategyTree::from_subtree(open.game, root)
+/// Rounds as stored in a plan: `(guess index, feedback index)`.
+type History = Vec<(u32, u8)>;
+
+/// What is known of a job, a position or a guess: a lower bound, the total of a real
+/// strategy when every part below is there, and whether that total is proven optimal.
+#[derive(Clone, Copy, Debug)]
+pub struct Bounds {
+    pub lower: u64,
+    pub upper: Option<u64>,
+    pub exact: bool,
+}
+
+/// The plan's positions valued from its jobs' bounds: a job's own bounds (a missing job: the
+/// plan's lower bound); a position with guesses to choose from: the least lower bound and the
+/// least upper bound over them (exact when that guess is exact and no other guess's lower
+/// bound is below it); a guess: the codes it is played on plus the sum over its parts.
+pub struct Values<'a> {
+    open: &'a OpenOptimalPlan,
+    results: &'a [Option<Bounds>],
+    jobs: HashMap<&'a [(u32, u8)], usize>,
+}
+
+impl<'a> Values<'a> {
+    pub fn new(open: &'a OpenOptimalPlan, results: &'a [Option<Bounds>]) -> Values<'a> {
+        let jobs = open.plan.subtrees.iter().enumerate().map(|(i, s)| (&s.history[..], i)).collect();
+        Values { open, results, jobs }
+    }
+
+    /// The bounds of the position after `history` (candidates `set`) and the guess chosen
+    /// there (a position of the top: the least upper bound, the first on ties).
+    pub fn position(&self, history: &[(u32, u8)], set: &[CodeIndex]) -> (Bounds, Option<usize>) {
+        if let Some(&i) = self.jobs.get(history) {
+            let planned = self.open.plan.subtrees[i].lower_bound.unwrap_or(0);
+            let bounds = self.results[i].unwrap_or(Bounds { lower: planned, upper: None, exact: false });
+            return (bounds, None);
+        }
+        let plan = &self.open.plan;
+        let guesses: Vec<(usize, Bounds)> = (0..plan.top.len())
+            .filter(|&t| plan.top[t].history[..] == history[..])
+            .map(|t| (t, self.guess(t, set)))
+            .collect();
+        let Some(&(best, chosen)) = guesses.iter().min_by_key(|(_, b)| (b.upper.unwrap_or(u64::MAX), b.lower)) else {
+            return (Bounds { lower: 0, upper: None, exact: false }, None);
+        };
+        let lower = guesses.iter().map(|(_, b)| b.lower).min().expect("at least one guess");
+        let exact = chosen.upper.is_some_and(|u| chosen.exact && guesses.iter().all(|(_, b)| b.lower >= u));
+        (Bounds { lower: if exact { chosen.lower } else { lower }, upper: chosen.upper, exact }, Some(best))
+    }
+
+    /// The bounds of top node `t`'s guess played on its position's candidates `set`.
+    fn guess(&self, t: usize, set: &[CodeIndex]) -> Bounds {
+        let node = &self.open.plan.top[t];
+        let mut bounds = Bounds { lower: set.len() as u64, upper: Some(set.len() as u64), exact: true };
+        for (history, part) in self.parts(&node.history, node.guess, set) {
+            let (b, _) = self.position(&history, &part);
+            bounds.lower += b.lower;
+            bounds.upper = bounds.upper.zip(b.upper).map(|(a, b)| a + b);
+            bounds.exact &= b.exact;
+        }
+        bounds
+    }
+
+    /// The non-winning parts of `guess` on `set` after `history`, with their histories.
+    fn parts(&self, history: &[(u32, u8)], guess: u32, set: &[CodeIndex]) -> Vec<(History, Vec<CodeIndex>)> {
+        let space = &self.open.space;
+        let win = space.scheme().win();
+        (space.split(CodeIndex::from_index(guess), set).into_iter())
+            .filter(|(f, _)| *f != win)
+            .map(|(f, part)| (history.iter().copied().chain([(guess, f.index())]).collect(), part))
+            .collect()
+    }
+
+    /// The first guess classes with their bounds and jobs.
+    fn classes(&self, all: &[CodeIndex]) -> Vec<ClassBracket> {
+        let plan = &self.open.plan;
+        (0..plan.top.len())
+            .filter(|&t| plan.top[t].history.is_empty())
+            .map(|t| {
+                let b = self.guess(t, all);
+                let jobs: Vec<usize> =
+                    (0..plan.subtrees.len()).filter(|&i| plan.subtrees[i].history[0].0 == plan.top[t].guess).collect();
+                ClassBracket {
+                    first_guess: plan.top[t].guess_code.clone(),
+                    lower_bound: b.lower,
+                    upper_bound: b.upper,
+                    parts: jobs.len(),
+                    exact_parts: jobs.iter().filter(|&&i| self.results[i].is_some_and(|r| r.exact)).count(),
+                    missing_parts: jobs.iter().filter(|&&i| self.results[i].is_none()).count(),
+                }
+            })
+            .collect()
+    }
+
+    /// The tree of the position after `history`: the job's subtree, or the chosen guess and
+    /// the trees of its parts (every part below it is there: its upper bound is known).
+    fn build(&self, history: &[(u32, u8)], set: Vec<CodeIndex>, jobs: &mut [Option<(Subtree, PartBounds)>]) -> Subtree {
+        if let Some(&i) = self.jobs.get(history) {
+            return jobs[i].take().expect("a position with an upper bound has its jobs").0;
+        }
+        let (_, best) = self.position(history, &set);
+        let guess = self.open.plan.top[best.expect("a position with an upper bound has a guess")].guess;
+        let space = &self.open.space;
+        let win = space.scheme().win();
+        let g = CodeIndex::from_index(guess);
+        let children = (space.split(g, &set).into_iter())
+            .map(|(f, part)| {
+                if f == win {
+                    return (f, Subtree::Leaf(g));
+                }
+                let history: Vec<(u32, u8)> = history.iter().copied().chain([(guess, f.index())]).collect();
+                (f, self.build(&history, part, jobs))
+            })
+            .collect();
+        Subtree::Guess { guess: g, candidates: set.len() as u32, children }
+    }
 }
 
 fn print(report: &OptimalJoinReport, format: Format, out: &mut dyn Write) -> Result<()> {

@@ -18,9 +18,10 @@ use serde::Serialize;
 
 use mmtree_core::{first_guess_classes, Alphabet, CodeIndex, CodeSpace, FeedbackIndex, Game, MemoryLimit};
 use mmtree_io::{Format, OutputPath, Plan, PlanNode, PlanSubtree, RuleInfo, PLAN_FORMAT, PLAN_VERSION};
-use mmtree_strategy::{Objective, OptimalConfig, OptimalSearch, Pool};
+use mmtree_strategy::{Objective, OptimalConfig, OptimalSearch, Pool, Round};
 use mmtree_sweep::OPTIMAL_TIES;
 
+use super::optimal_join::Values;
 use super::plan::{balance, check_sizes, open_game, path_text, stored};
 use crate::cli::{ObjectiveArg, PlanArgs};
 use crate::config::{self, GameConfig};
@@ -28,6 +29,11 @@ use crate::UsageError;
 
 /// The kind of plan whose jobs search parts of the exact optimum.
 pub const OPTIMAL_KIND: &str = "optimal";
+/// Deepest split of the exact optimum (depth 2: every second guess that may be optimal).
+const MAX_OPTIMAL_DEPTH: usize = 2;
+/// Search nodes spent on each part after the first guess to find a strategy whose total
+/// caps the second guesses worth a job (split depth 2).
+const CAP_NODES: u64 = 2000;
 /// The exponent of the difficulty model: a part of `m` codes is estimated to cost
 /// `(m / 10)^DIFFICULTY_EXPONENT` (the search nodes of Bulls and Cows' parts grow about as
 /// `m³`; README).
@@ -75,35 +81,59 @@ impl OpenOptimalPlan {
             .into_iter()
             .find(|&o| objective_name(o) == plan.rule.valuation)
             .ok_or_else(|| bad(format!("unknown objective '{}'", plan.rule.valuation)))?;
-        if (objective == Objective::Worst) != plan.part_depth.is_some() || plan.split_depth != 1 {
+        let depth = plan.split_depth as usize;
+        if (objective == Objective::Worst) != plan.part_depth.is_some()
+            || !(1..=MAX_OPTIMAL_DEPTH).contains(&depth)
+            || (depth > 1 && objective == Objective::Worst)
+        {
             return Err(bad("its objective, depth limit and split depth do not agree".to_string()).into());
         }
         let n = space.len();
+        let fb = space.scheme().len();
+        // Every round of a history is a guess the top plays at the history before it.
+        let played = |history: &[(u32, u8)]| {
+            (0..history.len()).all(|l| {
+                let (g, f) = history[l];
+                usize::from(f) < fb && plan.top.iter().any(|t| t.history[..] == history[..l] && t.guess == g)
+            })
+        };
         for (i, node) in plan.top.iter().enumerate() {
-            if !node.history.is_empty() || node.guess as usize >= n || node.candidates as usize != n {
-                return Err(bad(format!("first guess {i} is not a code of the game")).into());
+            if node.history.len() >= depth || node.guess as usize >= n || !played(&node.history) {
+                return Err(bad(format!("top node {i} is not a guess of the game after its history")).into());
             }
         }
         for (i, s) in plan.subtrees.iter().enumerate() {
-            let [(g, f)] = s.history[..] else { unreachable!("Plan::read checks the split depth") };
-            if !plan.top.iter().any(|t| t.guess == g)
-                || usize::from(f) >= space.scheme().len()
-                || s.lower_bound.is_none()
-            {
-                return Err(bad(format!("job {i} is not a part of one of its first guesses")).into());
+            if !played(&s.history) || s.lower_bound.is_none() {
+                return Err(bad(format!("job {i} is not a part left by the plan's guesses")).into());
             }
         }
         space.build_table((limit.0 / 2).min(super::optimal::OPTIMAL_TABLE_CAP));
         Ok(OpenOptimalPlan { plan, game, alphabet, space, limit, objective })
     }
 
-    /// The first guess and the candidates of job `i` (`None` if the plan's size is wrong).
-    pub fn part(&self, i: u32) -> Option<(CodeIndex, Vec<CodeIndex>)> {
+    /// The guesses played before job `i` and its candidates (`None` if the plan's size is
+    /// wrong or the part is empty or won).
+    pub fn part(&self, i: u32) -> Option<(Vec<CodeIndex>, Vec<CodeIndex>)> {
         let s = &self.plan.subtrees[i as usize];
-        let (g, f) = s.history[0];
-        let (g, f) = (CodeIndex::from_index(g), FeedbackIndex::from_index(f));
-        let part = self.space.split(g, &self.space.all_indices()).into_iter().find(|(fb, _)| *fb == f)?.1;
-        (part.len() == s.candidates as usize && f != self.space.scheme().win()).then_some((g, part))
+        let (guesses, set) = self.after(&s.history)?;
+        (set.len() == s.candidates as usize).then_some((guesses, set))
+    }
+
+    /// The guesses of `history` and the candidates they leave (`None` if a feedback is the
+    /// winning one or leaves nothing).
+    pub fn after(&self, history: &[(u32, u8)]) -> Option<(Vec<CodeIndex>, Vec<CodeIndex>)> {
+        let win = self.space.scheme().win();
+        let mut set = self.space.all_indices();
+        let mut guesses = Vec::with_capacity(history.len());
+        for &(g, f) in history {
+            let (g, f) = (CodeIndex::from_index(g), FeedbackIndex::from_index(f));
+            if f == win {
+                return None;
+            }
+            set = self.space.split(g, &set).into_iter().find(|(fb, _)| *fb == f)?.1;
+            guesses.push(g);
+        }
+        Some((guesses, set))
     }
 
     /// The rule recorded in trees joined from this plan.
@@ -141,17 +171,18 @@ pub fn run(args: &PlanArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let game = GameConfig::resolve(&args.game.require("plan")?)?;
     let depth = args.split_depth.expect("clap requires --split-depth without --refine");
     let shards = args.shards.expect("clap requires --shards without --refine");
-    if depth != 1 {
-        return Err(UsageError(format!(
-            "--split-depth {depth}: with --optimal only 1 (one job per first guess class and part)"
-        ))
-        .into());
-    }
-    check_sizes(depth, shards)?;
     let objective = match args.objective {
         ObjectiveArg::Average => Objective::Average,
         ObjectiveArg::Worst => Objective::Worst,
     };
+    if depth as usize > MAX_OPTIMAL_DEPTH || (depth > 1 && objective == Objective::Worst) {
+        return Err(UsageError(format!(
+            "--split-depth {depth}: with --optimal 1 (one job per first guess class and part), or 2 with \
+             --objective average (one per second guess that may be optimal and part)"
+        ))
+        .into());
+    }
+    check_sizes(depth, shards)?;
     let mut space = game.space()?;
     space.build_table((game.limit.0 / 2).min(super::optimal::OPTIMAL_TABLE_CAP));
     let first = match &args.rule.first {
@@ -161,10 +192,12 @@ pub fn run(args: &PlanArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
             .collect(),
     };
     let spinner = crate::progress::bar(0, "first guesses", quiet);
-    let plan = assemble(&space, &game.alphabet, objective, &first, args.rule.first.is_some(), shards)?;
+    let plan = assemble(&space, &game.alphabet, objective, &first, args.rule.first.is_some(), depth, shards)?;
     spinner.finish_and_clear();
     plan.write(&output, out)?;
-    let summary = summary(&plan, &game.game, &space, &args.output);
+    let open =
+        OpenOptimalPlan { plan, game: game.game, alphabet: game.alphabet.clone(), space, limit: game.limit, objective };
+    let summary = summary(&open, &args.output);
     let mut text = Vec::new();
     match config::format(args.format) {
         Format::Json => writeln!(text, "{}", serde_json::to_string_pretty(&summary)?)?,
@@ -209,6 +242,7 @@ fn assemble(
     objective: Objective,
     first: &[CodeIndex],
     fixed_first: bool,
+    depth: u32,
     shards: u32,
 ) -> Result<Plan> {
     let all = space.all_indices();
@@ -234,34 +268,50 @@ fn assemble(
             (kept, Some(least - 1))
         }
     };
+    let mut top = Vec::new();
     let mut subtrees = Vec::new();
-    for &g in &first {
-        for (f, part) in parts_of(g) {
-            let history = [(g, f)];
+    let node = |history: &[Round], candidates: usize, guess: CodeIndex| PlanNode {
+        path: path_text(space, alphabet, history),
+        history: stored(history),
+        candidates: candidates as u32,
+        guess: guess.index(),
+        guess_code: alphabet.format(&space.code(guess)),
+    };
+    // The jobs of the parts `guess` leaves of `set` after `history`.
+    let mut jobs = |history: &[Round], set: &[CodeIndex], guess: CodeIndex| {
+        let guesses: Vec<CodeIndex> = history.iter().map(|r| r.0).chain([guess]).collect();
+        for (f, part) in space.split(guess, set).into_iter().filter(|(f, _)| *f != win) {
+            let history: Vec<Round> = history.iter().copied().chain([(guess, f)]).collect();
             subtrees.push(PlanSubtree {
                 path: path_text(space, alphabet, &history),
                 history: stored(&history),
                 candidates: part.len() as u32,
                 cost: difficulty(part.len()),
                 shard: 0,
-                lower_bound: Some(search.part_lower_bound(&part, &[g])),
+                lower_bound: Some(search.part_lower_bound(&part, &guesses)),
             });
+        }
+    };
+    for &g in &first {
+        top.push(node(&[], all.len(), g));
+        if depth == 1 {
+            jobs(&[], &all, g);
+            continue;
+        }
+        for (f, part) in parts_of(g) {
+            // A real strategy's total caps the second guesses that may be optimal.
+            let config = OptimalConfig { node_limit: Some(CAP_NODES), ..OptimalConfig::new(Objective::Average) };
+            let cap = OptimalSearch::new(space, config).run_part(&part, &[g]).map_err(|e| anyhow::anyhow!("{e}"))?;
+            for (_, h) in search.promising_guesses(&part, &[g], cap.upper_bound) {
+                top.push(node(&[(g, f)], part.len(), h));
+                jobs(&[(g, f)], &part, h);
+            }
         }
     }
     let costs: Vec<u64> = subtrees.iter().map(|s| s.cost).collect();
     for (s, shard) in subtrees.iter_mut().zip(balance(&costs, shards)) {
         s.shard = shard;
     }
-    let top = first
-        .iter()
-        .map(|&g| PlanNode {
-            path: "root".to_string(),
-            history: Vec::new(),
-            candidates: all.len() as u32,
-            guess: g.index(),
-            guess_code: alphabet.format(&space.code(g)),
-        })
-        .collect();
     let first_guess = fixed_first.then(|| alphabet.format(&space.code(first[0])));
     let mut plan = Plan {
         format: PLAN_FORMAT.to_string(),
@@ -270,7 +320,7 @@ fn assemble(
         game: space.game().spec(),
         symbols: alphabet.first(space.game().k()),
         rule: RuleInfo::new(objective_name(objective), Pool::All.name(), OPTIMAL_TIES, true, first_guess),
-        split_depth: 1,
+        split_depth: depth,
         shards,
         // (A game of one code has no parts, and no depth left for them.)
         part_depth: part_depth.map(|d| d.max(1)),
@@ -283,7 +333,8 @@ fn assemble(
 }
 
 /// Figures of an optimal plan and the command line of each job.
-fn summary(plan: &Plan, game: &Game, space: &CodeSpace, path: &Path) -> OptimalPlanSummary {
+fn summary(open: &OpenOptimalPlan, path: &Path) -> OptimalPlanSummary {
+    let plan = &open.plan;
     let mut loads = vec![0u64; plan.shards as usize];
     for s in &plan.subtrees {
         loads[s.shard as usize - 1] += s.cost;
@@ -296,19 +347,15 @@ fn summary(plan: &Plan, game: &Game, space: &CodeSpace, path: &Path) -> OptimalP
             format!("mmtree optimal --plan {} --shard {i}/{} -o part-{i:0width$}.mmt", path.display(), plan.shards)
         })
         .collect();
-    let lower_bound = (plan.top.iter())
-        .map(|t| {
-            let parts = plan.subtrees.iter().filter(|s| s.history[0].0 == t.guess);
-            space.len() as u64 + parts.map(|s| s.lower_bound.unwrap_or(0)).sum::<u64>()
-        })
-        .min()
-        .unwrap_or(0);
+    let nothing = vec![None; plan.subtrees.len()];
+    let lower_bound = Values::new(open, &nothing).position(&[], &open.space.all_indices()).0.lower;
+    let game = &open.game;
     OptimalPlanSummary {
         plan: path.display().to_string(),
         digest: plan.digest.clone(),
         game: game.to_string(),
         objective: if plan.part_depth.is_some() { "worst" } else { "average" },
-        first_guesses: plan.top.iter().map(|t| t.guess_code.clone()).collect(),
+        first_guesses: plan.top.iter().filter(|t| t.history.is_empty()).map(|t| t.guess_code.clone()).collect(),
         max_guesses: plan.part_depth.map(|d| d + 1),
         split_depth: plan.split_depth,
         shards: plan.shards,

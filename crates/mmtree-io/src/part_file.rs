@@ -53,8 +53,6 @@ pub struct PartBounds {
     pub lower: u64,
     /// The total of the subtree stored with it.
     pub upper: u64,
-    /// Nodes the search visited.
-    pub nodes: u64,
 }
 
 /// A shard's subtrees, each with its number in the plan's list of subtrees.
@@ -175,9 +173,9 @@ impl PartFile {
         }
         let mut bounds = Vec::new();
         if pos != body.len() {
-            // At least 4 bytes per entry: a larger count is refused before allocating.
+            // At least 3 bytes per entry: a larger count is refused before allocating.
             let count = number(&mut pos, "the bounds")?;
-            if count != subtrees.len() as u64 || count > (body.len() - pos) as u64 / 4 {
+            if count != subtrees.len() as u64 || count > (body.len() - pos) as u64 / 3 {
                 return Err(FormatError::Body(format!("{count} bounds for {} subtrees", subtrees.len())));
             }
             for b in 0..count {
@@ -261,10 +259,8 @@ mod tests {
     fn bounds_round_trip() {
         let mut part = sample();
         part.header.kind = "optimal".into();
-        part.bounds = vec![
-            PartBounds { exact: true, lower: 5, upper: 5, nodes: 0 },
-            PartBounds { exact: false, lower: 4, upper: 5, nodes: 9 },
-        ];
+        part.bounds =
+            vec![PartBounds { exact: true, lower: 5, upper: 5 }, PartBounds { exact: false, lower: 4, upper: 5 }];
         let bytes = part.to_bytes();
         assert_eq!(PartFile::from_bytes(&bytes).unwrap(), part);
         for i in 0..bytes.len() {

@@ -172,6 +172,52 @@ impl OptimalSearch<'_> {
         self.scanned_lower(set, history)
     }
 
+    /// The guesses that may be optimal on `set` after the guesses `history`, given a cost
+    /// `cap` some strategy for `set` reaches: one guess per symmetry class (and per partition:
+    /// guesses splitting `set` into the same parts are one move), each with a proven lower bound
+    /// on the cost of playing it first (`|K|` plus [`Self::part_lower_bound`] of each part),
+    /// keeping those whose bound is at most `cap`; ordered by bound, then candidates first,
+    /// then code order. Any guess left out costs more than `cap`, so it is never optimal.
+    pub fn promising_guesses(&self, set: &[CodeIndex], history: &[CodeIndex], cap: u64) -> Vec<(u64, CodeIndex)> {
+        let win = self.space.scheme().win();
+        let pool = self.pool(set, history);
+        let guesses = match pool.as_ref() {
+            Some(list) => list.clone(),
+            None => self.space.all_indices(),
+        };
+        let parts_of = |g: CodeIndex| -> Option<Vec<Vec<CodeIndex>>> {
+            let parts = self.space.split(g, set);
+            (parts.len() > 1 || parts[0].0 == win)
+                .then(|| parts.into_iter().filter(|(f, _)| *f != win).map(|(_, p)| p).collect())
+        };
+        let cheap: Vec<CodeIndex> = guesses
+            .par_iter()
+            .filter_map(|&g| {
+                let parts = parts_of(g)?;
+                (set.len() as u64 + parts.iter().map(|p| self.known_lower(p)).sum::<u64>() <= cap).then_some(g)
+            })
+            .collect();
+        let mut kept: Vec<(u64, bool, CodeIndex)> = cheap
+            .par_iter()
+            .filter_map(|&g| {
+                let after: Vec<CodeIndex> = history.iter().copied().chain([g]).collect();
+                let bound = set.len() as u64 + parts_of(g)?.iter().map(|p| self.scanned_lower(p, &after)).sum::<u64>();
+                (bound <= cap).then_some((bound, set.binary_search(&g).is_err(), g))
+            })
+            .collect();
+        kept.sort_unstable();
+        let mut seen = std::collections::HashSet::new();
+        kept.into_iter()
+            .filter(|&(_, _, g)| {
+                let mut parts: Vec<(bool, Vec<CodeIndex>)> =
+                    self.space.split(g, set).into_iter().map(|(f, p)| (f == win, p)).collect();
+                parts.sort_unstable();
+                seen.insert(parts)
+            })
+            .map(|(bound, _, g)| (bound, g))
+            .collect()
+    }
+
     /// The least number of guesses within which some strategy settles every code of `set`
     /// after the guesses `history` (the depth-first feasibility search of depth limits).
     pub fn least_depth(&self, set: &[CodeIndex], history: &[CodeIndex]) -> Result<u8, OptimalError> {
