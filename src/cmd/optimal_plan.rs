@@ -154,6 +154,8 @@ struct OptimalPlanSummary {
     /// Worst case: the least worst case of the game; the jobs' limit is one less.
     max_guesses: Option<u8>,
     split_depth: u32,
+    /// Split depth 2: the second guesses that may be optimal, over all parts.
+    second_guesses: usize,
     shards: u32,
     jobs: usize,
     largest_part: u32,
@@ -205,12 +207,13 @@ pub fn run(args: &PlanArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
             let worst = summary.max_guesses.map(|d| format!(" (worst case {d})")).unwrap_or_default();
             writeln!(
                 text,
-                "{} {}{worst}: {} first guesses ({}), {} jobs (largest part {}) in {} shards ({} empty); \
-                 largest shard {:.3}x the mean estimated difficulty; proven lower bound {}; digest {}",
+                "{} {}{worst}: {} first guesses ({}), {} second guesses, {} jobs (largest part {}) in {} shards \
+                 ({} empty); largest shard {:.3}x the mean estimated difficulty; proven lower bound {}; digest {}",
                 summary.game,
                 summary.objective,
                 summary.first_guesses.len(),
                 summary.first_guesses.join(", "),
+                summary.second_guesses,
                 summary.jobs,
                 summary.largest_part,
                 summary.shards,
@@ -358,6 +361,7 @@ fn summary(open: &OpenOptimalPlan, path: &Path) -> OptimalPlanSummary {
         first_guesses: plan.top.iter().filter(|t| t.history.is_empty()).map(|t| t.guess_code.clone()).collect(),
         max_guesses: plan.part_depth.map(|d| d + 1),
         split_depth: plan.split_depth,
+        second_guesses: plan.top.iter().filter(|t| t.history.len() == 1).count(),
         shards: plan.shards,
         jobs: plan.subtrees.len(),
         largest_part: plan.subtrees.iter().map(|s| s.candidates).max().unwrap_or(0),

@@ -81,7 +81,9 @@ pub struct Plan {
     /// may take (one less than the least worst case of the game).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub part_depth: Option<u8>,
-    /// The nodes above the split depth, in preorder.
+    /// The nodes above the split depth, in preorder. In plans of kind `optimal` they are the
+    /// guesses to choose from: several nodes may share a history (the first guess classes at
+    /// the root; at depth 2, the second guesses that may be optimal on each part).
     pub top: Vec<PlanNode>,
     /// The subtrees at the split depth, in preorder; a part names them by position here.
     pub subtrees: Vec<PlanSubtree>,
