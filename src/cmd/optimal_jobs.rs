@@ -49,8 +49,8 @@ struct JobReport {
 }
 
 pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Write) -> Result<()> {
-    let open = OpenOptimalPlan::read(plan_path, args.game.memory_limit.as_deref())?;
-    let plan = &open.plan;
+    let mut open = OpenOptimalPlan::read(plan_path, args.game.memory_limit.as_deref())?;
+    let plan = &open.plan.clone();
     let shard = parse_shard(args.shard.as_deref().expect("clap requires --shard with --plan"), plan.shards, plan_path)?;
     let Some(path) = args.output.as_deref() else {
         return Err(UsageError("optimal --plan: give the part file with -o".into()).into());
@@ -86,6 +86,9 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
     if let Some(part) = existing_part(path, &open, shard, !args.resume) {
         return report("kept", &part, 0, out);
     }
+    // The search scores every guess at every node: the feedback table pays off.
+    open.space.build_table((open.limit.0 / 2).min(super::optimal::OPTIMAL_TABLE_CAP));
+    let open = &open;
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let table_memory = match &args.table_memory {
         Some(text) => mmtree_core::MemoryLimit::parse(text).map_err(|e| UsageError(format!("--table-memory: {e}")))?.0,

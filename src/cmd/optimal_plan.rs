@@ -1,14 +1,16 @@
 //! `mmtree plan --optimal`: the exact optimum split into independent jobs, one per (first
-//! guess class, part of the code space that guess leaves), balanced over shards by an
-//! estimate of their difficulty; and the reading of such plans for jobs (`optimal --plan`)
-//! and joins.
+//! guess class, part of the code space that guess leaves) or, at split depth 2, per (first
+//! guess, second guess that may be optimal, part), balanced over shards by an estimate of
+//! their difficulty; and the reading of such plans for jobs (`optimal --plan`) and joins.
 //!
 //! For a fixed first guess `g` the optimum is the number of codes plus the sum over `g`'s
 //! non-winning parts of each part's own optimum (guesses from all codes), so the parts are
 //! independent; the optimum of the game is the least of these over the first guess classes.
 //! Under the worst-case objective the plan first finds the least worst case `D` of the game
 //! (the depth-first feasibility search) and keeps the classes that reach it; every job then
-//! minimises its part's total within `D - 1` guesses.
+//! minimises its part's total within `D - 1` guesses. At depth 2 the same argument applies to
+//! each part after the first guess, over the second guesses a real strategy's total does not
+//! rule out.
 
 use std::io::Write;
 use std::path::Path;
@@ -63,8 +65,7 @@ pub struct OpenOptimalPlan {
 }
 
 impl OpenOptimalPlan {
-    /// Reads a plan of kind `optimal` and prepares its game, with the feedback table the
-    /// search wants (every error names the file).
+    /// Reads a plan of kind `optimal` and prepares its game (every error names the file).
     pub fn read(path: &Path, memory_limit: Option<&str>) -> Result<OpenOptimalPlan> {
         let plan = Plan::read(path)?;
         let bad = |what: String| UsageError(format!("'{}' is not a valid plan: {what}", path.display()));
@@ -76,7 +77,7 @@ impl OpenOptimalPlan {
             ))
             .into());
         }
-        let (game, alphabet, mut space, limit) = open_game(&plan, path, memory_limit)?;
+        let (game, alphabet, space, limit) = open_game(&plan, path, memory_limit)?;
         let objective = [Objective::Average, Objective::Worst]
             .into_iter()
             .find(|&o| objective_name(o) == plan.rule.valuation)
@@ -107,7 +108,6 @@ impl OpenOptimalPlan {
                 return Err(bad(format!("job {i} is not a part left by the plan's guesses")).into());
             }
         }
-        space.build_table((limit.0 / 2).min(super::optimal::OPTIMAL_TABLE_CAP));
         Ok(OpenOptimalPlan { plan, game, alphabet, space, limit, objective })
     }
 
