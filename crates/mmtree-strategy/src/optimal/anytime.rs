@@ -168,6 +168,17 @@ impl OptimalSearch<'_> {
     /// the largest of its perfect-tree bound, what its own candidates prove (small sets), and
     /// the least bound of its one-step scan (`|K|` plus the perfect-tree bounds of a guess's
     /// parts, minimised over one guess per symmetry class of the pool).
+    ///
+    /// ```
+    /// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
+    /// use mmtree_strategy::{Objective, OptimalConfig, OptimalSearch};
+    /// let mut space = CodeSpace::new(Game::new(GameSpec::mastermind(3, 4))?, MemoryLimit(1 << 30))?;
+    /// space.build_table(1 << 20);
+    /// let search = OptimalSearch::new(&space, OptimalConfig::new(Objective::Average));
+    /// let all = space.all_indices();
+    /// assert!(search.part_lower_bound(&all, &[]) <= 206); // the optimum of [3,4]
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
     pub fn part_lower_bound(&self, set: &[CodeIndex], history: &[CodeIndex]) -> u64 {
         self.scanned_lower(set, history)
     }
@@ -178,6 +189,20 @@ impl OptimalSearch<'_> {
     /// on the cost of playing it first (`|K|` plus [`Self::part_lower_bound`] of each part),
     /// keeping those whose bound is at most `cap`; ordered by bound, then candidates first,
     /// then code order. Any guess left out costs more than `cap`, so it is never optimal.
+    ///
+    /// ```
+    /// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
+    /// use mmtree_strategy::{Objective, OptimalConfig, OptimalSearch};
+    /// let mut space = CodeSpace::new(Game::new(GameSpec::mastermind(3, 4))?, MemoryLimit(1 << 30))?;
+    /// space.build_table(1 << 20);
+    /// let search = OptimalSearch::new(&space, OptimalConfig::new(Objective::Average));
+    /// let all = space.all_indices();
+    /// // With the optimum 206 as the cap, an optimal first guess (class 112) is kept.
+    /// let kept = search.promising_guesses(&all, &[], 206);
+    /// assert!(kept.iter().any(|&(_, g)| g == space.all_indices()[1]));
+    /// assert!(kept.iter().all(|&(bound, _)| bound <= 206));
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
     pub fn promising_guesses(&self, set: &[CodeIndex], history: &[CodeIndex], cap: u64) -> Vec<(u64, CodeIndex)> {
         let win = self.space.scheme().win();
         let pool = self.pool(set, history);
@@ -220,6 +245,16 @@ impl OptimalSearch<'_> {
 
     /// The least number of guesses within which some strategy settles every code of `set`
     /// after the guesses `history` (the depth-first feasibility search of depth limits).
+    ///
+    /// ```
+    /// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
+    /// use mmtree_strategy::{Objective, OptimalConfig, OptimalSearch};
+    /// let mut space = CodeSpace::new(Game::new(GameSpec::mastermind(4, 6))?, MemoryLimit(1 << 30))?;
+    /// space.build_table(1 << 22);
+    /// let search = OptimalSearch::new(&space, OptimalConfig::new(Objective::Worst));
+    /// assert_eq!(search.least_depth(&space.all_indices(), &[]), Ok(5)); // Knuth's 5 guesses
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
     pub fn least_depth(&self, set: &[CodeIndex], history: &[CodeIndex]) -> Result<u8, OptimalError> {
         self.deadline.get_or_init(|| self.config.time_limit.map(|limit| Instant::now() + limit));
         let mut d = 1u8;
