@@ -587,7 +587,20 @@ pub enum ObjectiveArg {
 #[derive(Args, Debug)]
 pub struct OptimalArgs {
     #[command(flatten)]
-    pub game: GameArgs,
+    pub game: PlannableGameArgs,
+    /// Search only one shard of this plan (`mmtree plan --optimal`); the game and objective
+    /// come from it.
+    #[arg(long, value_name = "PLAN.json", requires = "shard",
+          conflicts_with_all = ["n", "k", "distinct", "black_only", "symbols", "objective", "max_depth", "pool",
+                                "stop_after_nodes"])]
+    pub plan: Option<std::path::PathBuf>,
+    /// The shard of the plan to search, `I/N` (1 <= I <= N, N the plan's shard count).
+    #[arg(long, value_name = "I/N", requires = "plan")]
+    pub shard: Option<String>,
+    /// With --plan: exit at once when the output already holds this shard with every part
+    /// exact (checked cheaply: checksum, plan digest, part list).
+    #[arg(long, requires = "plan")]
+    pub resume: bool,
     /// Minimise the total (average) guesses, or the maximum and then the total.
     #[arg(long, value_enum, default_value = "average")]
     pub objective: ObjectiveArg,
@@ -637,6 +650,14 @@ pub struct PlanArgs {
     /// Number of jobs (shards) to balance the subtrees over (default: the refined plan's).
     #[arg(long, value_name = "N", required_unless_present = "plan")]
     pub shards: Option<u32>,
+    /// Plan the exact optimum instead of a rule's tree: one job per (first guess class, part
+    /// left by it), run by `mmtree optimal --plan` (the rule flags other than --first do not
+    /// apply).
+    #[arg(long, conflicts_with_all = ["plan", "valuation", "pool", "ties", "no_prefer_candidates", "lookahead"])]
+    pub optimal: bool,
+    /// With --optimal: minimise the total (average) guesses, or the maximum and then the total.
+    #[arg(long, value_enum, default_value = "average", requires = "optimal")]
+    pub objective: ObjectiveArg,
     /// Refine this plan one level deeper with the guesses its jobs chose (`solve --guesses`).
     /// (Its id is `plan`, like `solve --plan`: both take the game from a plan.)
     #[arg(id = "plan", long = "refine", value_name = "PLAN.json",

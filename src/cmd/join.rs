@@ -20,6 +20,9 @@ use crate::UsageError;
 use mmtree_sweep::SolveReport;
 
 pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
+    if mmtree_io::Plan::read(&args.plan)?.kind == super::optimal_plan::OPTIMAL_KIND {
+        return super::optimal_join::run(args, quiet, out);
+    }
     let output = OutputPath::check(&args.output, "-o")?;
     let inputs: Vec<(&Path, &str)> = std::iter::once((args.plan.as_path(), "the plan"))
         .chain(args.parts.iter().map(|p| (p.as_path(), "a part")))

@@ -1,4 +1,5 @@
-//! `mmtree optimal`: the exact optimal strategy of one game, its figures and optionally its tree.
+//! `mmtree optimal`: the exact optimal strategy of one game, its figures and optionally its tree
+//! (or, with `--plan`, one job of a split search: `optimal_jobs`).
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,13 +16,16 @@ use crate::config::{self, GameConfig};
 
 /// Largest feedback table built for the search, within half the memory limit (Bulls and
 /// Cows: 25 MB; [5,8]: 1 GiB).
-const OPTIMAL_TABLE_CAP: u64 = 2 << 30;
+pub const OPTIMAL_TABLE_CAP: u64 = 2 << 30;
 
 /// Set by the Ctrl-C handler; the search polls it.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
-    let game = GameConfig::resolve(&args.game)?;
+    if let Some(plan) = &args.plan {
+        return super::optimal_jobs::run(args, plan, quiet, out);
+    }
+    let game = GameConfig::resolve(&args.game.require("optimal")?)?;
     let output = super::files::check_output(args.output.as_deref(), "-o")?;
     let checkpoint = super::files::check_output(args.checkpoint.as_deref(), "--checkpoint")?;
     refuse_same_file(&[], &output.iter().chain(&checkpoint).collect::<Vec<_>>())?;

@@ -5,6 +5,7 @@
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::io::Write;
 use std::path::Path;
 
@@ -41,16 +42,17 @@ impl OpenPlan {
     pub fn read(path: &Path, memory_limit: Option<&str>) -> Result<OpenPlan> {
         let plan = Plan::read(path)?;
         let bad = |what: String| UsageError(format!("'{}' is not a valid plan: {what}", path.display()));
+        if plan.kind == super::optimal_plan::OPTIMAL_KIND {
+            return Err(UsageError(format!(
+                "'{}' is a plan of the exact optimum: run its jobs with `mmtree optimal --plan`",
+                path.display()
+            ))
+            .into());
+        }
         if plan.kind != TREE_KIND {
             return Err(bad(format!("kind '{}', this build runs '{TREE_KIND}' plans", plan.kind)).into());
         }
-        let game = Game::new(plan.game).map_err(|e| bad(e.to_string()))?;
-        let alphabet = Alphabet::new(&plan.symbols).map_err(|e| bad(e.to_string()))?;
-        if alphabet.len() < game.k() as usize {
-            return Err(bad(format!("symbols '{}' cannot write {} colours", plan.symbols, game.k())).into());
-        }
-        let limit = super::tree_file::memory_limit(memory_limit)?;
-        let space = GameConfig { game, alphabet: alphabet.clone(), limit }.space()?;
+        let (game, alphabet, space, limit) = open_game(&plan, path, memory_limit)?;
         let rule = config::recorded_guess_rule(&plan.rule, &space, &alphabet)
             .ok_or_else(|| bad(format!("unknown rule {:?}", plan.rule)))?;
         for (i, s) in plan.subtrees.iter().enumerate() {
@@ -87,6 +89,23 @@ impl OpenPlan {
     }
 }
 
+/// A plan's game, symbols, code space and memory limit (every error names the file).
+pub fn open_game(
+    plan: &Plan,
+    path: &Path,
+    memory_limit: Option<&str>,
+) -> Result<(Game, Alphabet, CodeSpace, mmtree_core::MemoryLimit)> {
+    let bad = |what: String| UsageError(format!("'{}' is not a valid plan: {what}", path.display()));
+    let game = Game::new(plan.game).map_err(|e| bad(e.to_string()))?;
+    let alphabet = Alphabet::new(&plan.symbols).map_err(|e| bad(e.to_string()))?;
+    if alphabet.len() < game.k() as usize {
+        return Err(bad(format!("symbols '{}' cannot write {} colours", plan.symbols, game.k())).into());
+    }
+    let limit = super::tree_file::memory_limit(memory_limit)?;
+    let space = GameConfig { game, alphabet: alphabet.clone(), limit }.space()?;
+    Ok((game, alphabet, space, limit))
+}
+
 /// A stored history as rounds, if every index is in range.
 pub fn history_rounds(space: &CodeSpace, history: &[(u32, u8)]) -> Option<Vec<Round>> {
     history
@@ -98,7 +117,7 @@ pub fn history_rounds(space: &CodeSpace, history: &[(u32, u8)]) -> Option<Vec<Ro
         .collect()
 }
 
-fn stored(history: &[Round]) -> Vec<(u32, u8)> {
+pub fn stored(history: &[Round]) -> Vec<(u32, u8)> {
     history.iter().map(|&(g, f)| (g.index(), f.index())).collect()
 }
 
@@ -134,6 +153,9 @@ struct PlanSummary {
 }
 
 pub fn run(args: &PlanArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
+    if args.optimal {
+        return super::optimal_plan::run(args, quiet, out);
+    }
     let output = OutputPath::check(&args.output, "-o")?;
     let (plan, game) = match &args.refine {
         Some(path) => refine(args, path)?,
@@ -193,7 +215,7 @@ fn fresh(args: &PlanArgs, quiet: bool) -> Result<(Plan, Game)> {
     Ok((plan, game.game))
 }
 
-fn check_sizes(depth: u32, shards: u32) -> Result<()> {
+pub fn check_sizes(depth: u32, shards: u32) -> Result<()> {
     if depth == 0 || depth > MAX_SPLIT_DEPTH {
         return Err(UsageError(format!("--split-depth {depth}: must be 1 to {MAX_SPLIT_DEPTH}")).into());
     }
@@ -280,12 +302,9 @@ fn refine(args: &PlanArgs, path: &Path) -> Result<(Plan, Game)> {
     Ok((plan, open.game))
 }
 
-/// The sealed plan of a top: costs estimated, subtrees assigned longest first to the least
-/// loaded shard (ties: the lower shard), or to a shard that already holds a sibling when that
-/// keeps its load within the mean (or within what the least loaded would reach) and the
-/// siblings' share of it within a quarter of the mean: siblings share the reduced guess pools
-/// and the group's representatives, which a job otherwise builds again, but the estimate errs
-/// alike on siblings, so each shard keeps a mix of groups for its errors to average out.
+/// The sealed plan of a top: costs estimated, subtrees assigned by [`balance`] with siblings
+/// (same parent) as families: siblings share the reduced guess pools and the group's
+/// representatives, which a job otherwise builds again.
 fn assemble(
     solver: &Solver,
     space: &CodeSpace,
@@ -297,32 +316,7 @@ fn assemble(
 ) -> Plan {
     let costs: Vec<u64> =
         top.split.iter().map(|s| solver.estimated_cost(s.candidates as usize).ceil() as u64).collect();
-    let mean = costs.iter().map(|&c| c as f64).sum::<f64>() / f64::from(shards);
-    let mut order: Vec<usize> = (0..costs.len()).collect();
-    order.sort_by_key(|&i| (Reverse(costs[i]), i));
-    let parent = |i: usize| &top.split[i].history[..top.split[i].history.len().saturating_sub(1)];
-    let mut loads = vec![0u64; shards as usize];
-    // By group of siblings, the shards holding some of them and how much.
-    let mut holding: HashMap<&[Round], Vec<(usize, u64)>> = HashMap::new();
-    let mut shard_of = vec![0u32; costs.len()];
-    let share = (mean / 4.0) as u64;
-    for i in order {
-        let least = (0..loads.len()).min_by_key(|&s| (loads[s], s)).expect("at least one shard");
-        let limit = (mean as u64).max(loads[least].saturating_add(costs[i]));
-        let siblings = holding.entry(parent(i)).or_default();
-        let near = siblings
-            .iter()
-            .filter(|&&(s, held)| loads[s].saturating_add(costs[i]) <= limit && held.saturating_add(costs[i]) <= share)
-            .map(|&(s, _)| s)
-            .min_by_key(|&s| (loads[s], s));
-        let shard = near.unwrap_or(least);
-        match siblings.iter_mut().find(|(s, _)| *s == shard) {
-            Some((_, held)) => *held = held.saturating_add(costs[i]),
-            None => siblings.push((shard, costs[i])),
-        }
-        loads[shard] = loads[shard].saturating_add(costs[i]);
-        shard_of[i] = shard as u32 + 1;
-    }
+    let shard_of = balance(&costs, shards, |i| &top.split[i].history[..top.split[i].history.len() - 1]);
     let nodes = top
         .nodes
         .iter()
@@ -344,6 +338,7 @@ fn assemble(
             candidates: s.candidates,
             cost: costs[i],
             shard: shard_of[i],
+            lower_bound: None,
         })
         .collect();
     let mut plan = Plan {
@@ -355,12 +350,48 @@ fn assemble(
         rule,
         split_depth: depth,
         shards,
+        part_depth: None,
         top: nodes,
         subtrees,
         digest: String::new(),
     };
     plan.seal();
     plan
+}
+
+/// The shard (1-based) of each job: longest first to the least loaded shard (ties: the
+/// earlier job, the lower shard), or to a shard already holding some of its `family` when
+/// that keeps the shard within the mean load (or within what the least loaded would reach)
+/// and the family's share of it within a quarter of the mean. The estimate errs alike on a
+/// family, so each shard keeps a mix of families for its errors to average out. With every
+/// job its own family this is plain longest-first.
+pub fn balance<F: Hash + Eq>(costs: &[u64], shards: u32, family: impl Fn(usize) -> F) -> Vec<u32> {
+    let mean = costs.iter().map(|&c| c as f64).sum::<f64>() / f64::from(shards);
+    let share = (mean / 4.0) as u64;
+    let mut order: Vec<usize> = (0..costs.len()).collect();
+    order.sort_by_key(|&i| (Reverse(costs[i]), i));
+    let mut loads = vec![0u64; shards as usize];
+    // By family, the shards holding some of it and how much.
+    let mut holding: HashMap<F, Vec<(usize, u64)>> = HashMap::new();
+    let mut shard_of = vec![0u32; costs.len()];
+    for i in order {
+        let least = (0..loads.len()).min_by_key(|&s| (loads[s], s)).expect("at least one shard");
+        let limit = (mean as u64).max(loads[least].saturating_add(costs[i]));
+        let held_by = holding.entry(family(i)).or_default();
+        let near = held_by
+            .iter()
+            .filter(|&&(s, held)| loads[s].saturating_add(costs[i]) <= limit && held.saturating_add(costs[i]) <= share)
+            .map(|&(s, _)| s)
+            .min_by_key(|&s| (loads[s], s));
+        let shard = near.unwrap_or(least);
+        match held_by.iter_mut().find(|(s, _)| *s == shard) {
+            Some((_, held)) => *held = held.saturating_add(costs[i]),
+            None => held_by.push((shard, costs[i])),
+        }
+        loads[shard] = loads[shard].saturating_add(costs[i]);
+        shard_of[i] = shard as u32 + 1;
+    }
+    shard_of
 }
 
 /// Figures of a plan and the command line of each job.

@@ -136,7 +136,7 @@ pub fn run(args: &SolveArgs, plan_path: &Path, quiet: bool, out: &mut dyn Write)
             })
             .collect::<Result<Vec<_>, UsageError>>()?;
         let header = header(&open, shard);
-        PartFile { header, subtrees }.to_bytes()
+        PartFile { header, subtrees, bounds: Vec::new() }.to_bytes()
     };
     bar.finish_and_clear();
     WRITING.store(true, Ordering::SeqCst);

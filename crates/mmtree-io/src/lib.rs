@@ -32,7 +32,7 @@ pub use export::{tree_json, ExportError, MAX_JSON_DEPTH};
 pub use html::{explorer_html, HtmlOptions};
 pub use input::{read_bytes, read_line, read_text, Input, InputError};
 pub use output::{refuse_same_file, write_atomic, OutputError, OutputPath};
-pub use part_file::{PartFile, PartFileError, PartHeader, PART_FORMAT_VERSION, PART_MAGIC};
+pub use part_file::{PartBounds, PartFile, PartFileError, PartHeader, PART_FORMAT_VERSION, PART_MAGIC};
 pub use plan::{Plan, PlanError, PlanGuesses, PlanNode, PlanSubtree, GUESSES_FORMAT, PLAN_FORMAT, PLAN_VERSION};
 pub use table::{render_tables, Cell, Format, Table};
 pub use tree_file::{fnv1a64, FormatError, RuleInfo, TreeFile, TreeFileError, TreeHeader, FORMAT_VERSION, MAGIC};

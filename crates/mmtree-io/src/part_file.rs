@@ -8,7 +8,7 @@
 //! | 8 | magic [`PART_MAGIC`] `MMTPART\x1a` |
 //! | 4 | format version, `u32` little endian ([`PART_FORMAT_VERSION`]) |
 //! | 8 | body length `L`, `u64` little endian |
-//! | `L` | body: bincode 2 (standard config, varint integers) of the [`PartHeader`], then per subtree its number in the plan (`u32`), its node count (`u64`) and its nodes in preorder, encoded as in a tree file |
+//! | `L` | body: bincode 2 (standard config, varint integers) of the [`PartHeader`], then per subtree its number in the plan (`u32`), its node count (`u64`) and its nodes in preorder, encoded as in a tree file; then, in parts of exact searches only, the [`PartBounds`] of each subtree (a `u64` count, then each) |
 //! | 8 | FNV-1a 64 of every byte before it, `u64` little endian |
 //!
 //! The bytes depend only on the plan and the shard, so a job run twice writes the same file.
@@ -43,6 +43,18 @@ pub struct PartHeader {
     pub shards: u32,
 }
 
+/// What an exact search proved about one part: its optimum, or a bracket on it when a limit
+/// stopped the search (costs count from the guess after the part's history on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartBounds {
+    /// Whether the subtree is proven optimal (then both bounds are its total).
+    pub exact: bool,
+    /// A proven lower bound on the part's optimum.
+    pub lower: u64,
+    /// The total of the subtree stored with it.
+    pub upper: u64,
+}
+
 /// A shard's subtrees, each with its number in the plan's list of subtrees.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PartFile {
@@ -50,6 +62,9 @@ pub struct PartFile {
     pub header: PartHeader,
     /// `(number in the plan, subtree)`, in the plan's order.
     pub subtrees: Vec<(u32, Subtree)>,
+    /// Parts of exact searches: the bounds of each subtree, in the same order (empty in parts
+    /// of trees built under a rule).
+    pub bounds: Vec<PartBounds>,
 }
 
 /// A part file that could not be read or written, naming the file.
@@ -96,7 +111,7 @@ impl PartFile {
     ///     candidates: 1,
     ///     children: vec![(FeedbackIndex::from_index(4), Subtree::Leaf(CodeIndex::from_index(3)))],
     /// };
-    /// let part = PartFile { header, subtrees: vec![(7, leaf)] };
+    /// let part = PartFile { header, subtrees: vec![(7, leaf)], bounds: vec![] };
     /// assert_eq!(PartFile::from_bytes(&part.to_bytes()).unwrap(), part);
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -110,6 +125,9 @@ impl PartFile {
             body.extend(bincode::serde::encode_to_vec(number, config).expect("BUG: number encodes"));
             body.extend(bincode::serde::encode_to_vec(count, config).expect("BUG: count encodes"));
             body.extend_from_slice(&nodes);
+        }
+        if !self.bounds.is_empty() {
+            body.extend(bincode::serde::encode_to_vec(&self.bounds, config).expect("BUG: bounds encode"));
         }
         let mut out = Vec::with_capacity(PREFIX + body.len() + CHECKSUM);
         out.extend_from_slice(&PART_MAGIC);
@@ -153,10 +171,27 @@ impl PartFile {
             }
             subtrees.push((id, decode_subtree(body, &mut pos, nodes, &place)?));
         }
+        let mut bounds = Vec::new();
+        if pos != body.len() {
+            // At least 3 bytes per entry: a larger count is refused before allocating.
+            let count = number(&mut pos, "the bounds")?;
+            if count != subtrees.len() as u64 || count > (body.len() - pos) as u64 / 3 {
+                return Err(FormatError::Body(format!("{count} bounds for {} subtrees", subtrees.len())));
+            }
+            for b in 0..count {
+                let (entry, used): (PartBounds, usize) = bincode::serde::decode_from_slice(&body[pos..], limited)
+                    .map_err(|e| body_error(&format!("the bounds of subtree {b}"), e))?;
+                if entry.lower > entry.upper || entry.exact != (entry.lower == entry.upper) {
+                    return Err(FormatError::Body(format!("subtree {b}: bounds {} and {}", entry.lower, entry.upper)));
+                }
+                pos += used;
+                bounds.push(entry);
+            }
+        }
         if pos != body.len() {
             return Err(FormatError::Body(format!("{} bytes left after the last subtree", body.len() - pos)));
         }
-        Ok(PartFile { header, subtrees })
+        Ok(PartFile { header, subtrees, bounds })
     }
 
     /// Reads and decodes a file whose decoded size fits `limit`.
@@ -217,7 +252,22 @@ mod tests {
             ],
         };
         let header = PartHeader { kind: "tree".into(), plan_digest: "00ff00ff00ff00ff".into(), shard: 2, shards: 3 };
-        PartFile { header, subtrees: vec![(0, two.clone()), (5, two)] }
+        PartFile { header, subtrees: vec![(0, two.clone()), (5, two)], bounds: vec![] }
+    }
+
+    #[test]
+    fn bounds_round_trip() {
+        let mut part = sample();
+        part.header.kind = "optimal".into();
+        part.bounds =
+            vec![PartBounds { exact: true, lower: 5, upper: 5 }, PartBounds { exact: false, lower: 4, upper: 5 }];
+        let bytes = part.to_bytes();
+        assert_eq!(PartFile::from_bytes(&bytes).unwrap(), part);
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x40;
+            assert!(PartFile::from_bytes(&bad).is_err(), "flip at {i}");
+        }
     }
 
     #[test]

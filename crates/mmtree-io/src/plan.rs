@@ -51,6 +51,10 @@ pub struct PlanSubtree {
     pub cost: u64,
     /// The shard that builds it, 1-based.
     pub shard: u32,
+    /// Plans of kind `optimal`: a proven lower bound on the part's optimum (what a join counts
+    /// for a missing part).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<u64>,
 }
 
 /// A plan: everything a job needs, and what a join checks parts against.
@@ -60,7 +64,8 @@ pub struct Plan {
     pub format: String,
     /// [`PLAN_VERSION`].
     pub version: u32,
-    /// The kind of jobs: `tree` (whole subtrees under a guess rule).
+    /// The kind of jobs: `tree` (whole subtrees under a guess rule) or `optimal` (the exact
+    /// optimum of each part left by each first guess class in `top`).
     pub kind: String,
     /// The game.
     pub game: GameSpec,
@@ -72,7 +77,13 @@ pub struct Plan {
     pub split_depth: u32,
     /// Number of shards.
     pub shards: u32,
-    /// The nodes above the split depth, in preorder.
+    /// Plans of kind `optimal` minimising the worst case: the most guesses a part's strategy
+    /// may take (one less than the least worst case of the game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part_depth: Option<u8>,
+    /// The nodes above the split depth, in preorder. In plans of kind `optimal` they are the
+    /// guesses to choose from: several nodes may share a history (the first guess classes at
+    /// the root; at depth 2, the second guesses that may be optimal on each part).
     pub top: Vec<PlanNode>,
     /// The subtrees at the split depth, in preorder; a part names them by position here.
     pub subtrees: Vec<PlanSubtree>,
@@ -120,7 +131,7 @@ impl Plan {
     /// let mut plan = Plan {
     ///     format: "mmtree-plan".into(), version: 1, kind: "tree".into(), game: GameSpec::mastermind(4, 6),
     ///     symbols: "123456".into(), rule: RuleInfo::new("minimax", "all", "smallest", true, None),
-    ///     split_depth: 1, shards: 2, top: vec![], subtrees: vec![], digest: String::new(),
+    ///     split_depth: 1, shards: 2, part_depth: None, top: vec![], subtrees: vec![], digest: String::new(),
     /// };
     /// plan.seal();
     /// assert_eq!(plan.digest, plan.compute_digest());

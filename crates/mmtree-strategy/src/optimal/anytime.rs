@@ -18,6 +18,8 @@
 //! entropy, expected size and most parts, each measured by the total of the tree it leads to;
 //! deeper, entropy).
 
+use std::time::Instant;
+
 use rayon::prelude::*;
 
 use mmtree_core::{CodeIndex, StrategyTree, Subtree};
@@ -64,6 +66,21 @@ pub struct Bracket {
     pub exact: bool,
 }
 
+/// What an exact search proves about one part of a game ([`OptimalSearch::run_part`]): the
+/// best subtree found and proven bounds on the part's optimal total (counted from the next
+/// guess on).
+#[derive(Clone, Debug)]
+pub struct PartBracket {
+    /// The best subtree found: optimal when `exact`.
+    pub subtree: Subtree,
+    /// A proven lower bound on the part's optimum.
+    pub lower_bound: u64,
+    /// The total of `subtree`.
+    pub upper_bound: u64,
+    /// Whether `subtree` is proven optimal.
+    pub exact: bool,
+}
+
 impl Bracket {
     /// The bracket of a proven optimal tree: both bounds are its total.
     pub fn exact(tree: StrategyTree) -> Bracket {
@@ -88,24 +105,188 @@ impl OptimalSearch<'_> {
             return Err(stopped);
         }
         let all = self.space.all_indices();
-        let lower_bound = self.proven_lower_bound(&all);
-        let solvers: Vec<Solver> = RULES
-            .iter()
-            .map(|&valuation| {
-                Solver::new(self.space, GuessRule { pool: self.config.pool, ..GuessRule::new(valuation) })
-            })
-            .collect();
-        let (upper_bound, root) = self.best_known(all, &[], &solvers);
+        let lower_bound = self.proven_lower_bound(&all, &[]);
+        let (upper_bound, root) = self.best_known(all, &[], &self.rule_solvers());
         let tree = StrategyTree::from_subtree(*self.space.game(), root);
         debug_assert_eq!(tree.stats().total, upper_bound);
         assert!(lower_bound <= upper_bound, "BUG: lower bound {lower_bound} above a strategy's {upper_bound}");
         Ok(Bracket { tree, lower_bound, upper_bound, exact: lower_bound == upper_bound })
     }
 
-    /// `min over g of |K| + sum of lower bounds of g's parts` (see the module documentation).
-    fn proven_lower_bound(&self, set: &[CodeIndex]) -> u64 {
+    /// The optimum of one part of the game: `set`, the candidates left after the guesses
+    /// `history` (guesses from the whole pool, under the symmetry that fixes `history`),
+    /// within the depth limit of the configuration. Costs count from the next guess on. If a
+    /// node or time limit stops it, the best subtree found and a proven lower bound (see the
+    /// module documentation), as for [`Self::run_anytime`]; a stopped search under a depth
+    /// limit is still [`OptimalError::Stopped`].
+    ///
+    /// For a first guess `g`, the optimum of the game with `g` played first is the number of
+    /// codes plus the sum of this over `g`'s non-winning parts with `history = [g]`.
+    ///
+    /// ```
+    /// use mmtree_core::{first_guess_classes, CodeSpace, Game, GameSpec, MemoryLimit};
+    /// use mmtree_strategy::{Objective, OptimalConfig, OptimalSearch};
+    /// let game = Game::new(GameSpec::mastermind(2, 3))?;
+    /// let mut space = CodeSpace::new(game, MemoryLimit(1 << 30))?;
+    /// space.build_table(1 << 20);
+    /// let search = OptimalSearch::new(&space, OptimalConfig::new(Objective::Average));
+    /// let (all, win) = (space.all_indices(), space.scheme().win());
+    /// let after = |first| -> u64 {
+    ///     let parts = space.split(first, &all).into_iter().filter(|(f, _)| *f != win);
+    ///     9 + parts.map(|(_, part)| search.run_part(&part, &[first]).unwrap().upper_bound).sum::<u64>()
+    /// };
+    /// let classes = first_guess_classes(&game); // 11 and 12
+    /// let best = classes.iter().map(|c| after(space.index(c).unwrap())).min();
+    /// assert_eq!(best, Some(21)); // Chen & Lin's optimum of 2 pegs and 3 colours
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn run_part(&self, set: &[CodeIndex], history: &[CodeIndex]) -> Result<PartBracket, OptimalError> {
+        self.deadline.get_or_init(|| self.config.time_limit.map(|limit| Instant::now() + limit));
+        let depth = self.config.max_depth.unwrap_or(UNLIMITED);
+        let no_strategy = OptimalError::NoStrategy { max_depth: depth };
+        let solved = self.solve(set, INFINITE, depth, history).and_then(|cost| match cost {
+            Some(cost) => Ok(Some((cost, self.build(set.to_vec(), depth, history)?))),
+            None => Ok(None),
+        });
+        match solved {
+            Ok(Some((cost, subtree))) => {
+                let cost = u64::from(cost);
+                Ok(PartBracket { subtree, lower_bound: cost, upper_bound: cost, exact: true })
+            }
+            Ok(None) => Err(no_strategy),
+            Err(_) if depth != UNLIMITED => Err(self.stopped_error()),
+            Err(_) => {
+                let lower_bound = self.proven_lower_bound(set, history);
+                let (upper_bound, subtree) = self.best_known(set.to_vec(), history, &self.rule_solvers());
+                assert!(lower_bound <= upper_bound, "BUG: lower bound {lower_bound} above a strategy's {upper_bound}");
+                Ok(PartBracket { subtree, lower_bound, upper_bound, exact: lower_bound == upper_bound })
+            }
+        }
+    }
+
+    /// A lower bound on the optimum of `set` after the guesses `history`, without searching:
+    /// the largest of its perfect-tree bound, what its own candidates prove (small sets), and
+    /// the least bound of its one-step scan (`|K|` plus the perfect-tree bounds of a guess's
+    /// parts, minimised over one guess per symmetry class of the pool).
+    ///
+    /// ```
+    /// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
+    /// use mmtree_strategy::{Objective, OptimalConfig, OptimalSearch};
+    /// let mut space = CodeSpace::new(Game::new(GameSpec::mastermind(3, 4))?, MemoryLimit(1 << 30))?;
+    /// space.build_table(1 << 20);
+    /// let search = OptimalSearch::new(&space, OptimalConfig::new(Objective::Average));
+    /// let all = space.all_indices();
+    /// assert!(search.part_lower_bound(&all, &[]) <= 206); // the optimum of [3,4]
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn part_lower_bound(&self, set: &[CodeIndex], history: &[CodeIndex]) -> u64 {
+        self.scanned_lower(set, history)
+    }
+
+    /// The guesses that may be optimal on `set` after the guesses `history`, given a cost
+    /// `cap` some strategy for `set` reaches: one guess per symmetry class (and per partition:
+    /// guesses splitting `set` into the same parts are one move), each with a proven lower bound
+    /// on the cost of playing it first (`|K|` plus [`Self::part_lower_bound`] of each part),
+    /// keeping those whose bound is at most `cap`; ordered by bound, then candidates first,
+    /// then code order. Any guess left out costs more than `cap`, so it is never optimal.
+    ///
+    /// ```
+    /// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
+    /// use mmtree_strategy::{Objective, OptimalConfig, OptimalSearch};
+    /// let mut space = CodeSpace::new(Game::new(GameSpec::mastermind(3, 4))?, MemoryLimit(1 << 30))?;
+    /// space.build_table(1 << 20);
+    /// let search = OptimalSearch::new(&space, OptimalConfig::new(Objective::Average));
+    /// let all = space.all_indices();
+    /// // With the optimum 206 as the cap, an optimal first guess (class 112) is kept.
+    /// let kept = search.promising_guesses(&all, &[], 206);
+    /// assert!(kept.iter().any(|&(_, g)| g == space.all_indices()[1]));
+    /// assert!(kept.iter().all(|&(bound, _)| bound <= 206));
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn promising_guesses(&self, set: &[CodeIndex], history: &[CodeIndex], cap: u64) -> Vec<(u64, CodeIndex)> {
         let win = self.space.scheme().win();
-        let pool = self.pool(set, &[]);
+        let pool = self.pool(set, history);
+        let guesses = match pool.as_ref() {
+            Some(list) => list.clone(),
+            None => self.space.all_indices(),
+        };
+        let parts_of = |g: CodeIndex| -> Option<Vec<Vec<CodeIndex>>> {
+            let parts = self.space.split(g, set);
+            (parts.len() > 1 || parts[0].0 == win)
+                .then(|| parts.into_iter().filter(|(f, _)| *f != win).map(|(_, p)| p).collect())
+        };
+        let cheap: Vec<CodeIndex> = guesses
+            .par_iter()
+            .filter_map(|&g| {
+                let parts = parts_of(g)?;
+                (set.len() as u64 + parts.iter().map(|p| self.known_lower(p)).sum::<u64>() <= cap).then_some(g)
+            })
+            .collect();
+        let mut kept: Vec<(u64, bool, CodeIndex)> = cheap
+            .par_iter()
+            .filter_map(|&g| {
+                let after: Vec<CodeIndex> = history.iter().copied().chain([g]).collect();
+                let bound = set.len() as u64 + parts_of(g)?.iter().map(|p| self.scanned_lower(p, &after)).sum::<u64>();
+                (bound <= cap).then_some((bound, set.binary_search(&g).is_err(), g))
+            })
+            .collect();
+        kept.sort_unstable();
+        let mut seen = std::collections::HashSet::new();
+        kept.into_iter()
+            .filter(|&(_, _, g)| {
+                let mut parts: Vec<(bool, Vec<CodeIndex>)> =
+                    self.space.split(g, set).into_iter().map(|(f, p)| (f == win, p)).collect();
+                parts.sort_unstable();
+                seen.insert(parts)
+            })
+            .map(|(bound, _, g)| (bound, g))
+            .collect()
+    }
+
+    /// The least number of guesses within which some strategy settles every code of `set`
+    /// after the guesses `history` (the depth-first feasibility search of depth limits).
+    ///
+    /// ```
+    /// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
+    /// use mmtree_strategy::{Objective, OptimalConfig, OptimalSearch};
+    /// let mut space = CodeSpace::new(Game::new(GameSpec::mastermind(4, 6))?, MemoryLimit(1 << 30))?;
+    /// space.build_table(1 << 22);
+    /// let search = OptimalSearch::new(&space, OptimalConfig::new(Objective::Worst));
+    /// assert_eq!(search.least_depth(&space.all_indices(), &[]), Ok(5)); // Knuth's 5 guesses
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn least_depth(&self, set: &[CodeIndex], history: &[CodeIndex]) -> Result<u8, OptimalError> {
+        self.deadline.get_or_init(|| self.config.time_limit.map(|limit| Instant::now() + limit));
+        let mut d = 1u8;
+        while self.bounds.capacity(d) < set.len() as u64 {
+            d += 1;
+        }
+        loop {
+            if self.feasible(set, d, history).map_err(|_| self.stopped_error())? {
+                return Ok(d);
+            }
+            if d == UNLIMITED - 1 {
+                return Err(OptimalError::NoStrategy { max_depth: d });
+            }
+            d += 1;
+        }
+    }
+
+    /// The one-step solvers that complete unsolved sets.
+    fn rule_solvers(&self) -> Vec<Solver<'_>> {
+        RULES
+            .iter()
+            .map(|&valuation| {
+                Solver::new(self.space, GuessRule { pool: self.config.pool, ..GuessRule::new(valuation) })
+            })
+            .collect()
+    }
+
+    /// `min over g of |K| + sum of lower bounds of g's parts`, `g` one guess per class of the
+    /// symmetry fixing `history` (see the module documentation).
+    fn proven_lower_bound(&self, set: &[CodeIndex], history: &[CodeIndex]) -> u64 {
+        let win = self.space.scheme().win();
+        let pool = self.pool(set, history);
         let guesses = match pool.as_ref() {
             Some(list) => list.clone(),
             None => self.space.all_indices(),
@@ -133,7 +314,8 @@ impl OptimalSearch<'_> {
                 break;
             }
             let parts = splits(g).expect("kept above");
-            let refined: u64 = set.len() as u64 + parts.par_iter().map(|p| self.scanned_lower(p, g)).sum::<u64>();
+            let after: Vec<CodeIndex> = history.iter().copied().chain([g]).collect();
+            let refined: u64 = set.len() as u64 + parts.par_iter().map(|p| self.scanned_lower(p, &after)).sum::<u64>();
             best = best.min(refined);
         }
         let root = match self.lookup(set, UNLIMITED) {
@@ -161,7 +343,7 @@ impl OptimalSearch<'_> {
     }
 
     /// [`Self::known_lower`] raised by the part's own candidates and one-step scan.
-    fn scanned_lower(&self, part: &[CodeIndex], guess: CodeIndex) -> u64 {
+    fn scanned_lower(&self, part: &[CodeIndex], history: &[CodeIndex]) -> u64 {
         let known = self.known_lower(part);
         if part.len() <= 2 || matches!(self.lookup(part, UNLIMITED), Some(Entry::Exact(..))) {
             return known;
@@ -172,7 +354,7 @@ impl OptimalSearch<'_> {
             Small::Unknown => 0,
         };
         let perfect = self.bounds.bound(part.len(), UNLIMITED);
-        let scanned = match self.ordered_guesses(part, INFINITE, perfect, UNLIMITED, &[guess]) {
+        let scanned = match self.ordered_guesses(part, INFINITE, perfect, UNLIMITED, history) {
             Scanned::Shortcut(cost, _) => u64::from(cost),
             Scanned::Guesses(_, least) => u64::from(least),
         };

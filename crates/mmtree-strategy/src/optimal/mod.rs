@@ -63,7 +63,7 @@ use thiserror::Error;
 use mmtree_core::{CodeSpace, StrategyTree};
 
 use crate::rule::Pool;
-pub use anytime::Bracket;
+pub use anytime::{Bracket, PartBracket};
 use bounds::Bounds;
 pub use checkpoint::{Checkpoint, CheckpointEntry};
 use guesses::PoolCache;

@@ -1,0 +1,308 @@
+//! The exact optimum searched as independent jobs (`plan --optimal`, `optimal --plan --shard`,
+//! `join`): the joined result is the published optimum and the one-process `optimal` result
+//! (the same file, byte for byte), under both objectives, with and without a fixed first
+//! guess; parts stopped by a node limit give a proven bracket and a real tree; a partial join
+//! names what is missing; bad input is refused with exit code 2 and a line naming the file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn mmtree(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mmtree")).args(args).output().expect("run mmtree")
+}
+
+fn ok(args: &[&str]) -> Output {
+    let out = mmtree(args);
+    assert!(out.status.success(), "mmtree {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+/// Exit code 2 and one line naming `name`.
+fn refused(args: &[&str], name: &str) {
+    let out = mmtree(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "mmtree {args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.contains(name), "the message names {name}: {err}");
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("optimal-split-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// Writes the plan of `flags` (split depth 1 unless they say) with `shards` shards and
+/// returns its path.
+fn make_plan(dir: &Path, name: &str, flags: &[&str], shards: u32) -> PathBuf {
+    let path = dir.join(format!("{name}.json"));
+    let n = shards.to_string();
+    let mut args = vec!["-q", "plan", "--optimal", "--shards", &n, "-o", s(&path)];
+    if !flags.contains(&"--split-depth") {
+        args.extend_from_slice(&["--split-depth", "1"]);
+    }
+    args.extend_from_slice(flags);
+    ok(&args);
+    path
+}
+
+/// Runs the given shards of a plan (with extra job flags) and returns the part files.
+fn run_shards(dir: &Path, plan: &Path, shards: &[u32], of: u32, extra: &[&str]) -> Vec<PathBuf> {
+    let stem = plan.file_stem().and_then(|s| s.to_str()).expect("plan name");
+    shards
+        .iter()
+        .map(|&i| {
+            let part = dir.join(format!("{stem}-part-{i}.mmt"));
+            let shard = format!("{i}/{of}");
+            let mut args = vec!["-q", "optimal", "--plan", s(plan), "--shard", &shard, "-o", s(&part)];
+            args.extend_from_slice(extra);
+            ok(&args);
+            part
+        })
+        .collect()
+}
+
+fn join_args<'a>(plan: &'a Path, parts: &'a [PathBuf], out: &'a Path) -> Vec<&'a str> {
+    let mut args = vec!["-q", "join", s(plan)];
+    args.extend(parts.iter().map(|p| s(p)));
+    args.extend_from_slice(&["-o", s(out), "--format", "json"]);
+    args
+}
+
+/// Plans `flags` over 3 shards, runs them all, joins (self-checked): the join's JSON and file.
+fn split_and_join(dir: &Path, name: &str, flags: &[&str]) -> (serde_json::Value, Vec<u8>) {
+    let plan = make_plan(dir, name, flags, 3);
+    let parts = run_shards(dir, &plan, &[1, 2, 3], 3, &[]);
+    let whole = dir.join(format!("{name}-joined.mmt"));
+    let mut args = join_args(&plan, &parts, &whole);
+    args.push("--self-check");
+    let report = json(&ok(&args));
+    let verified = json(&ok(&["verify", s(&whole), "--format", "json"]));
+    assert_eq!(verified["total"], report["upper_bound"], "{name}: {verified}");
+    (report, std::fs::read(&whole).expect("joined file"))
+}
+
+/// The one-process `optimal` figures and file.
+fn one_process(dir: &Path, flags: &[&str]) -> (serde_json::Value, Vec<u8>) {
+    let whole = dir.join("one-process.mmt");
+    let mut args = vec!["-q", "optimal", "--format", "json", "-o", s(&whole)];
+    args.extend_from_slice(flags);
+    (json(&ok(&args)), std::fs::read(&whole).expect("optimal file"))
+}
+
+/// Games of at most 1296 codes, both objectives: the joined bracket is exact, equals the
+/// published optimum where there is one (Chen & Lin's 2-peg totals, [3,4] 206, Koyama & Lai's
+/// [4,6] 5625 and 5 / 5626), and the joined file is the one-process file.
+#[test]
+fn joined_optimum_equals_one_process_and_published() {
+    let dir = scratch("games");
+    // (n, k, published average total, published worst case and total)
+    type Published = (Option<u64>, Option<(u64, u64)>);
+    let games: [(&str, &str, Published); 8] = [
+        ("2", "3", (Some(21), None)),
+        ("2", "4", (Some(45), None)),
+        ("2", "5", (Some(81), None)),
+        ("2", "6", (Some(132), None)),
+        ("3", "4", (Some(206), None)),
+        ("3", "5", (None, None)),
+        ("4", "4", (None, None)),
+        ("4", "6", (Some(5625), Some((5, 5626)))),
+    ];
+    for (n, k, (average, worst)) in games {
+        for objective in ["average", "worst"] {
+            let flags = ["-n", n, "-k", k, "--objective", objective];
+            let name = format!("{n}-{k}-{objective}");
+            let (joined, bytes) = split_and_join(&dir, &name, &flags);
+            let (one, one_bytes) = one_process(&dir, &flags);
+            assert_eq!(joined["exact"], true, "{name}: {joined}");
+            assert_eq!(joined["lower_bound"], joined["upper_bound"], "{name}");
+            assert_eq!(joined["upper_bound"], one["total"], "{name}: {joined} {one}");
+            assert_eq!(joined["max"], one["max"], "{name}");
+            assert_eq!(joined["missing"].as_array().map(Vec::len), Some(0));
+            assert!(bytes == one_bytes, "{name}: the joined file is not the one-process file");
+            let published = match objective {
+                "average" => average.map(|t| (None, t)),
+                _ => worst.map(|(m, t)| (Some(m), t)),
+            };
+            if let Some((max, total)) = published {
+                assert_eq!(joined["upper_bound"], total, "{name}");
+                if let Some(max) = max {
+                    assert_eq!(joined["max"], max, "{name}");
+                }
+            }
+        }
+    }
+}
+
+/// Split depth 2 (one job per second guess that may be optimal and part): the same optimum
+/// and the same file as one process.
+#[test]
+fn depth_two_joins_equal_one_process() {
+    let dir = scratch("depth2");
+    for (n, k, first) in [("2", "5", None), ("3", "4", None), ("4", "4", Some("1122"))] {
+        let mut flags = vec!["-n", n, "-k", k, "--split-depth", "2"];
+        let name = format!("{n}-{k}-{first:?}");
+        flags.extend(first.iter().flat_map(|f| ["--first", f]));
+        let (joined, bytes) = split_and_join(&dir, &name, &flags);
+        assert_eq!(joined["exact"], true, "{name}: {joined}");
+        if first.is_none() {
+            let (one, one_bytes) = one_process(&dir, &flags[..4]);
+            assert_eq!(joined["upper_bound"], one["total"], "{name}");
+            assert!(bytes == one_bytes, "{name}: the joined file is not the one-process file");
+        } else {
+            let (depth1, _) = split_and_join(&dir, &format!("{name}-1"), &["-n", n, "-k", k, "--first", "1122"]);
+            assert_eq!(joined["upper_bound"], depth1["upper_bound"], "{name}");
+        }
+    }
+    assert_eq!(split_and_join(&dir, "3-4-avg", &["-n", "3", "-k", "4", "--split-depth", "2"]).0["upper_bound"], 206);
+}
+
+/// Bulls and Cows split at depth 2 into hundreds of jobs (at depth 1 its one first guess
+/// class has only 13 parts), joined to the published optimum 26274 with at most 7 guesses
+/// (Tanaka 1996).
+#[test]
+fn bulls_and_cows_split_and_joined() {
+    let dir = scratch("bulls");
+    let flags = ["-n", "4", "-k", "10", "--distinct", "--split-depth", "2"];
+    let plan = make_plan(&dir, "bulls", &flags, 12);
+    let plan_json: serde_json::Value = serde_json::from_slice(&std::fs::read(&plan).unwrap()).unwrap();
+    let jobs = plan_json["subtrees"].as_array().map_or(0, Vec::len);
+    assert!(jobs >= 20, "{jobs} jobs");
+    let parts = run_shards(&dir, &plan, &(1..=12).collect::<Vec<u32>>(), 12, &[]);
+    let whole = dir.join("bulls.mmt");
+    let report = json(&ok(&join_args(&plan, &parts, &whole)));
+    assert_eq!((&report["exact"], &report["upper_bound"], &report["max"]), (&true.into(), &26274.into(), &7.into()));
+    let verified = json(&ok(&["verify", s(&whole), "--format", "json"]));
+    assert_eq!(verified["total"], 26274);
+}
+
+/// With `--first`: the optimal first guess gives the optimum; another first guess gives the
+/// same total as its row in the join of every first guess, and never less than the optimum.
+#[test]
+fn a_fixed_first_guess_agrees_with_the_join_of_every_first_guess() {
+    let dir = scratch("first");
+    for (n, k, objective) in [("2", "5", "average"), ("3", "4", "worst"), ("4", "4", "average"), ("4", "6", "worst")] {
+        let flags = ["-n", n, "-k", k, "--objective", objective];
+        let name = format!("{n}-{k}-{objective}");
+        let (all, _) = split_and_join(&dir, &format!("{name}-all"), &flags);
+        for class in all["classes"].as_array().expect("classes") {
+            let first = class["first_guess"].as_str().expect("first guess");
+            let fixed = [&flags[..], &["--first", first]].concat();
+            let (joined, _) = split_and_join(&dir, &format!("{name}-{first}"), &fixed);
+            assert_eq!(joined["exact"], true, "{name} {first}");
+            assert_eq!(joined["upper_bound"], class["upper_bound"], "{name} {first}");
+            assert_eq!(joined["first_guess"], first);
+            assert!(joined["upper_bound"].as_u64() >= all["upper_bound"].as_u64(), "{name} {first}");
+            if first == all["first_guess"] {
+                assert_eq!(joined["upper_bound"], all["upper_bound"], "{name} {first}");
+            }
+        }
+    }
+}
+
+/// Parts stopped by a small node limit (deterministic): the joined bracket holds the known
+/// optimum, its upper bound is the total of the written tree, which verifies; a partial join
+/// names what is missing and counts the plan's lower bounds for it.
+#[test]
+fn node_limits_give_brackets_and_partial_joins_name_missing_jobs() {
+    let dir = scratch("limits");
+    let flags = ["-n", "4", "-k", "6"];
+    let plan = make_plan(&dir, "plan", &flags, 4);
+    let parts = run_shards(&dir, &plan, &[1, 2, 3, 4], 4, &["--node-limit", "3"]);
+    let whole = dir.join("bracket.mmt");
+    let report = json(&ok(&join_args(&plan, &parts, &whole)));
+    let (lower, upper) = (report["lower_bound"].as_u64().unwrap(), report["upper_bound"].as_u64().unwrap());
+    assert!(lower <= 5625 && 5625 <= upper, "{report}");
+    assert!(lower < upper && report["exact"] == false, "a node limit of 3 proves nothing: {report}");
+    let verified = json(&ok(&["verify", s(&whole), "--format", "json"]));
+    assert_eq!(verified["total"], upper);
+
+    // Shard 2 missing: named, with the plan's lower bound counted for each of its jobs.
+    let plan_json: serde_json::Value = serde_json::from_slice(&std::fs::read(&plan).unwrap()).unwrap();
+    let jobs: Vec<&serde_json::Value> =
+        plan_json["subtrees"].as_array().unwrap().iter().filter(|j| j["shard"] == 2).collect();
+    let partial = [parts[0].clone(), parts[2].clone(), parts[3].clone()];
+    let report = json(&ok(&join_args(&plan, &partial, &whole)));
+    let missing = report["missing"].as_array().unwrap();
+    assert_eq!(missing.len(), jobs.len(), "{report}");
+    for (m, j) in missing.iter().zip(&jobs) {
+        assert_eq!((&m["shard"], &m["path"], &m["lower_bound"]), (&j["shard"], &j["path"], &j["lower_bound"]));
+    }
+    assert!(report["lower_bound"].as_u64().unwrap() <= 5625);
+
+    // One first guess, one of its parts missing: a bracket but no tree.
+    let fixed = plan_first(&dir);
+    let parts = run_shards(&dir, &fixed, &[1, 2], 3, &[]);
+    let none = dir.join("none.mmt");
+    let report = json(&ok(&join_args(&fixed, &parts, &none)));
+    assert!(report["upper_bound"].is_null() && report["output"].is_null(), "{report}");
+    assert!(report["lower_bound"].as_u64().unwrap() <= 5625);
+    assert!(!report["missing"].as_array().unwrap().is_empty());
+    assert!(!none.exists(), "no tree is written without every part of the best first guess");
+}
+
+fn plan_first(dir: &Path) -> PathBuf {
+    make_plan(dir, "first", &["-n", "4", "-k", "6", "--first", "1123"], 3)
+}
+
+/// Jobs are idempotent: a finished output is kept (same bytes), a rerun gives the same bytes.
+#[test]
+fn jobs_are_idempotent() {
+    let dir = scratch("idempotent");
+    let plan = plan_first(&dir);
+    let parts = run_shards(&dir, &plan, &[2], 3, &[]);
+    let bytes = std::fs::read(&parts[0]).unwrap();
+    let out = ok(&["optimal", "--plan", s(&plan), "--shard", "2/3", "-o", s(&parts[0]), "--format", "json"]);
+    assert_eq!(json(&out)["status"], "kept");
+    std::fs::remove_file(&parts[0]).unwrap();
+    let out = ok(&["optimal", "--plan", s(&plan), "--shard", "2/3", "-o", s(&parts[0]), "--format", "json"]);
+    assert_eq!(json(&out)["status"], "searched");
+    assert!(std::fs::read(&parts[0]).unwrap() == bytes, "a rerun gives other bytes");
+}
+
+#[test]
+fn bad_input_is_refused_naming_the_file() {
+    let dir = scratch("bad");
+    let plan = plan_first(&dir);
+    let parts = run_shards(&dir, &plan, &[1, 2, 3], 3, &[]);
+    let p = s(&plan);
+    let out = dir.join("out.mmt");
+    for shard in ["0/3", "4/3", "2/4", "x/3"] {
+        refused(&["optimal", "--plan", p, "--shard", shard, "-o", s(&out)], "--shard");
+    }
+    // Not a plan; a plan of the other kind, each way round.
+    refused(&["optimal", "--plan", s(&parts[0]), "--shard", "1/3", "-o", s(&out)], "first-part-1.mmt");
+    let tree_plan = dir.join("tree.json");
+    ok(&["-q", "plan", "-n", "4", "-k", "6", "--split-depth", "1", "--shards", "3", "-o", s(&tree_plan)]);
+    refused(&["optimal", "--plan", s(&tree_plan), "--shard", "1/3", "-o", s(&out)], "tree.json");
+    refused(&["solve", "--plan", p, "--shard", "1/3", "-o", s(&out)], "first.json");
+    // Other split depths; depth 2 only for the average.
+    for depth in [&["--split-depth", "3"][..], &["--split-depth", "2", "--objective", "worst"]] {
+        let mut args = vec!["plan", "--optimal", "-n", "4", "-k", "6", "--shards", "3", "-o", s(&out)];
+        args.extend_from_slice(depth);
+        refused(&args, "--split-depth");
+    }
+    // A part of another plan, a part twice, a corrupt part.
+    let other = make_plan(&dir, "other", &["-n", "4", "-k", "6", "--first", "1122"], 3);
+    let other_parts = run_shards(&dir, &other, &[1], 3, &[]);
+    refused(&join_args(&plan, &[parts[0].clone(), other_parts[0].clone()], &out), "other-part-1.mmt");
+    let copy = dir.join("copy.mmt");
+    std::fs::copy(&parts[1], &copy).unwrap();
+    refused(&join_args(&plan, &[parts[0].clone(), parts[1].clone(), copy.clone()], &out), "copy.mmt");
+    let mut bytes = std::fs::read(&parts[2]).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x01;
+    let corrupt = dir.join("corrupt.mmt");
+    std::fs::write(&corrupt, &bytes).unwrap();
+    refused(&join_args(&plan, &[parts[0].clone(), parts[1].clone(), corrupt.clone()], &out), "corrupt.mmt");
+    assert!(!out.exists());
+}
