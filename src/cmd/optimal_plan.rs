@@ -12,6 +12,7 @@
 //! each part after the first guess, over the second guesses a real strategy's total does not
 //! rule out.
 
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 
@@ -92,10 +93,11 @@ impl OpenOptimalPlan {
         let n = space.len();
         let fb = space.scheme().len();
         // Every round of a history is a guess the top plays at the history before it.
+        let guesses: HashSet<(&[(u32, u8)], u32)> = plan.top.iter().map(|t| (&t.history[..], t.guess)).collect();
         let played = |history: &[(u32, u8)]| {
             (0..history.len()).all(|l| {
                 let (g, f) = history[l];
-                usize::from(f) < fb && plan.top.iter().any(|t| t.history[..] == history[..l] && t.guess == g)
+                usize::from(f) < fb && guesses.contains(&(&history[..l], g))
             })
         };
         for (i, node) in plan.top.iter().enumerate() {
