@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::{anyhow, Result};
 
-use mmtree_core::{format_bytes, StrategyTree, Subtree, BYTES_PER_CODE};
+use mmtree_core::{format_bytes, Game, MemoryLimit, StrategyTree, Subtree, BYTES_PER_CODE};
 use mmtree_io::{refuse_same_file, Format, OutputPath, PartFile, TreeFile};
 
 use super::plan::OpenPlan;
@@ -23,26 +23,10 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     if mmtree_io::Plan::read(&args.plan)?.kind == super::optimal_plan::OPTIMAL_KIND {
         return super::optimal_join::run(args, quiet, out);
     }
-    let output = OutputPath::check(&args.output, "-o")?;
-    let inputs: Vec<(&Path, &str)> = std::iter::once((args.plan.as_path(), "the plan"))
-        .chain(args.parts.iter().map(|p| (p.as_path(), "a part")))
-        .collect();
-    refuse_same_file(&inputs, &[&output])?;
+    let output = output_of(args)?;
     let open = OpenPlan::read(&args.plan, args.memory_limit.as_deref())?;
     let plan = &open.plan;
-    // The tree, its nodes in preorder and the file's bytes: what a one-process solve holds at
-    // the end, without the scans.
-    let part_bytes: u64 = args.parts.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
-    let needed = open.game.code_count() * BYTES_PER_CODE + u128::from(part_bytes) * 2;
-    if needed > u128::from(open.limit.0) {
-        return Err(UsageError(format!(
-            "joining {} needs about {}, more than the memory limit of {} (--memory-limit)",
-            open.game,
-            format_bytes(needed),
-            format_bytes(open.limit.0.into())
-        ))
-        .into());
-    }
+    let needed = check_memory(args, &open.game, open.limit)?;
     if !quiet {
         eprintln!(
             "mmtree: joining {} parts of {}: about {} of memory",
@@ -105,4 +89,31 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         )?,
     }
     Ok(())
+}
+
+/// The joined file's output, checked before any work: its directory exists and it is none of
+/// the inputs.
+pub(super) fn output_of(args: &JoinArgs) -> Result<OutputPath> {
+    let output = OutputPath::check(&args.output, "-o")?;
+    let inputs: Vec<(&Path, &str)> = std::iter::once((args.plan.as_path(), "the plan"))
+        .chain(args.parts.iter().map(|p| (p.as_path(), "a part")))
+        .collect();
+    refuse_same_file(&inputs, &[&output])?;
+    Ok(output)
+}
+
+/// The bytes a join needs, refused when over `limit`: the tree, its nodes in preorder and the
+/// file's bytes, what a one-process solve holds at the end, without the scans.
+pub(super) fn check_memory(args: &JoinArgs, game: &Game, limit: MemoryLimit) -> Result<u128> {
+    let part_bytes: u64 = args.parts.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    let needed = game.code_count() * BYTES_PER_CODE + u128::from(part_bytes) * 2;
+    if needed > u128::from(limit.0) {
+        return Err(UsageError(format!(
+            "joining {game} needs about {}, more than the memory limit of {} (--memory-limit)",
+            format_bytes(needed),
+            format_bytes(limit.0.into())
+        ))
+        .into());
+    }
+    Ok(needed)
 }

@@ -20,7 +20,7 @@ use mmtree_strategy::{Checkpoint, CheckpointEntry, Objective, OptimalConfig, Opt
 use mmtree_verify::SubtreeChecker;
 
 use super::optimal_plan::{OpenOptimalPlan, OPTIMAL_KIND};
-use super::plan_jobs::parse_shard;
+use super::plan_jobs::{check_part_frame, parse_shard};
 use crate::cli::OptimalArgs;
 use crate::config;
 use crate::UsageError;
@@ -187,28 +187,12 @@ pub fn check_part(
     mut deep: Option<&mut SubtreeChecker>,
 ) -> std::result::Result<(), String> {
     let plan = &open.plan;
-    if part.header.plan_digest != plan.digest || part.header.kind != plan.kind || part.header.shards != plan.shards {
-        return Err(format!(
-            "a part of another plan (digest {}, the plan's is {})",
-            part.header.plan_digest, plan.digest
-        ));
-    }
-    if part.header.shard != shard || shard == 0 || shard > plan.shards {
-        return Err(format!("holds shard {}, not {shard}", part.header.shard));
-    }
-    let ids: Vec<u32> = part.subtrees.iter().map(|(i, _)| *i).collect();
-    if ids != plan.subtrees_of(shard) || part.bounds.len() != ids.len() {
+    check_part_frame(part, plan, shard, "job")?;
+    if part.bounds.len() != part.subtrees.len() {
         return Err(format!("does not hold exactly the jobs of shard {shard}"));
     }
     for ((i, subtree), b) in part.subtrees.iter().zip(&part.bounds) {
         let s = &plan.subtrees[*i as usize];
-        let recorded = match subtree {
-            Subtree::Guess { candidates, .. } => *candidates,
-            Subtree::Leaf(_) => 0,
-        };
-        if recorded != s.candidates {
-            return Err(format!("job {i} ({}) has {recorded} candidates, the plan {}", s.path, s.candidates));
-        }
         let tree = StrategyTree::from_subtree(open.game, subtree.clone());
         let stats = tree.stats();
         if stats.total != b.upper {

@@ -12,9 +12,10 @@ use std::path::Path;
 use anyhow::{anyhow, Result};
 use serde::Serialize;
 
-use mmtree_core::{format_bytes, CodeIndex, StrategyTree, Subtree, BYTES_PER_CODE};
-use mmtree_io::{refuse_same_file, Cell, Format, OutputPath, PartBounds, PartFile, Table, TreeFile};
+use mmtree_core::{CodeIndex, StrategyTree, Subtree};
+use mmtree_io::{Cell, Format, PartBounds, PartFile, Table, TreeFile};
 
+use super::join::{check_memory, output_of};
 use super::optimal_jobs::check_part;
 use super::optimal_plan::OpenOptimalPlan;
 use crate::cli::JoinArgs;
@@ -65,24 +66,10 @@ struct OptimalJoinReport {
 }
 
 pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
-    let output = OutputPath::check(&args.output, "-o")?;
-    let inputs: Vec<(&Path, &str)> = std::iter::once((args.plan.as_path(), "the plan"))
-        .chain(args.parts.iter().map(|p| (p.as_path(), "a part")))
-        .collect();
-    refuse_same_file(&inputs, &[&output])?;
+    let output = output_of(args)?;
     let open = OpenOptimalPlan::read(&args.plan, args.memory_limit.as_deref())?;
     let plan = &open.plan;
-    let part_bytes: u64 = args.parts.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
-    let needed = open.game.code_count() * BYTES_PER_CODE + u128::from(part_bytes) * 2;
-    if needed > u128::from(open.limit.0) {
-        return Err(UsageError(format!(
-            "joining {} needs about {}, more than the memory limit of {} (--memory-limit)",
-            open.game,
-            format_bytes(needed),
-            format_bytes(open.limit.0.into())
-        ))
-        .into());
-    }
+    check_memory(args, &open.game, open.limit)?;
     let mut by_shard: HashMap<u32, &Path> = HashMap::new();
     let mut jobs: Vec<Option<(Subtree, PartBounds)>> = vec![None; plan.subtrees.len()];
     for path in &args.parts {

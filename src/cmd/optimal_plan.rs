@@ -229,14 +229,7 @@ pub fn run(args: &PlanArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
             }
         }
     }
-    if output.is_stdout() {
-        if !quiet {
-            std::io::stderr().write_all(&text)?;
-        }
-    } else {
-        out.write_all(&text)?;
-    }
-    Ok(())
+    super::plan::print_summary(&text, &output, quiet, out)
 }
 
 /// The sealed plan: the first guess classes (under the worst case, those reaching the least

@@ -187,13 +187,18 @@ pub fn run(args: &PlanArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
             }
         }
     }
-    // The plan itself may be going to standard output: the summary then goes to stderr.
+    print_summary(&text, &output, quiet, out)
+}
+
+/// A plan's summary: on `out`, or on standard error (unless `quiet`) when the plan itself is
+/// going to standard output.
+pub fn print_summary(text: &[u8], output: &OutputPath, quiet: bool, out: &mut dyn Write) -> Result<()> {
     if output.is_stdout() {
         if !quiet {
-            std::io::stderr().write_all(&text)?;
+            std::io::stderr().write_all(text)?;
         }
     } else {
-        out.write_all(&text)?;
+        out.write_all(text)?;
     }
     Ok(())
 }

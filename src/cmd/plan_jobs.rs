@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use mmtree_core::{CodeIndex, StrategyTree};
-use mmtree_io::{Cell, Format, OutputPath, PartFile, PartHeader, PlanGuesses, Table, GUESSES_FORMAT};
+use mmtree_io::{Cell, Format, OutputPath, PartFile, PartHeader, Plan, PlanGuesses, Table, GUESSES_FORMAT};
 use mmtree_strategy::{CandidateCache, Round, Solver};
 use mmtree_verify::SubtreeChecker;
 
@@ -179,14 +179,10 @@ fn existing_part(path: &Path, open: &OpenPlan, shard: u32, deep: bool) -> Option
     Some(part)
 }
 
-/// Why a part is not exactly shard `shard` of the plan.
-pub fn check_part(
-    part: &PartFile,
-    open: &OpenPlan,
-    shard: u32,
-    mut deep: Option<&mut SubtreeChecker>,
-) -> std::result::Result<(), String> {
-    let plan = &open.plan;
+/// Why a part is not shard `shard` of `plan` as its header and list say: another plan's
+/// (digest, kind, shard count), another shard, not exactly the shard's `what`s (subtrees or
+/// jobs), or a subtree whose candidate count is not its node's.
+pub fn check_part_frame(part: &PartFile, plan: &Plan, shard: u32, what: &str) -> std::result::Result<(), String> {
     if part.header.plan_digest != plan.digest || part.header.kind != plan.kind || part.header.shards != plan.shards {
         return Err(format!(
             "a part of another plan (digest {}, the plan's is {})",
@@ -198,7 +194,7 @@ pub fn check_part(
     }
     let ids: Vec<u32> = part.subtrees.iter().map(|(i, _)| *i).collect();
     if ids != plan.subtrees_of(shard) {
-        return Err(format!("does not hold exactly the subtrees of shard {shard}"));
+        return Err(format!("does not hold exactly the {what}s of shard {shard}"));
     }
     for (i, subtree) in &part.subtrees {
         let s = &plan.subtrees[*i as usize];
@@ -207,8 +203,22 @@ pub fn check_part(
             mmtree_core::Subtree::Leaf(_) => 0,
         };
         if recorded != s.candidates {
-            return Err(format!("subtree {i} ({}) has {recorded} candidates, the plan {}", s.path, s.candidates));
+            return Err(format!("{what} {i} ({}) has {recorded} candidates, the plan {}", s.path, s.candidates));
         }
+    }
+    Ok(())
+}
+
+/// Why a part is not exactly shard `shard` of the plan.
+pub fn check_part(
+    part: &PartFile,
+    open: &OpenPlan,
+    shard: u32,
+    mut deep: Option<&mut SubtreeChecker>,
+) -> std::result::Result<(), String> {
+    check_part_frame(part, &open.plan, shard, "subtree")?;
+    for (i, subtree) in &part.subtrees {
+        let s = &open.plan.subtrees[*i as usize];
         if let Some(checker) = deep.as_deref_mut() {
             let tree = StrategyTree::from_subtree(open.game, subtree.clone());
             checker.check(&tree, &s.history).map_err(|e| format!("subtree {i} ({}): {e}", s.path))?;
