@@ -333,18 +333,7 @@ fn assemble(
 /// Figures of an optimal plan and the command line of each job.
 fn summary(open: &OpenOptimalPlan, path: &Path) -> OptimalPlanSummary {
     let plan = &open.plan;
-    let mut loads = vec![0u64; plan.shards as usize];
-    for s in &plan.subtrees {
-        loads[s.shard as usize - 1] += s.cost;
-    }
-    let largest = loads.iter().copied().max().unwrap_or(0);
-    let mean = loads.iter().sum::<u64>() as f64 / f64::from(plan.shards);
-    let width = plan.shards.to_string().len();
-    let commands = (1..=plan.shards)
-        .map(|i| {
-            format!("mmtree optimal --plan {} --shard {i}/{} -o part-{i:0width$}.mmt", path.display(), plan.shards)
-        })
-        .collect();
+    let figures = super::plan::ShardFigures::of(plan, path, "optimal");
     let nothing = vec![None; plan.subtrees.len()];
     let lower_bound = Values::new(open, &nothing).position(&[], &open.space.all_indices()).0.lower;
     let game = &open.game;
@@ -361,10 +350,10 @@ fn summary(open: &OpenOptimalPlan, path: &Path) -> OptimalPlanSummary {
         jobs: plan.subtrees.len(),
         largest_part: plan.subtrees.iter().map(|s| s.candidates).max().unwrap_or(0),
         lower_bound,
-        largest_shard_cost: largest,
-        mean_shard_cost: mean,
-        largest_over_mean: if mean > 0.0 { largest as f64 / mean } else { 1.0 },
-        empty_shards: loads.iter().filter(|&&l| l == 0).count() as u32,
-        commands,
+        largest_shard_cost: figures.largest,
+        mean_shard_cost: figures.mean,
+        largest_over_mean: figures.largest_over_mean(),
+        empty_shards: figures.empty,
+        commands: figures.commands,
     }
 }

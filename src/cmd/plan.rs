@@ -399,18 +399,49 @@ pub fn balance<F: Hash + Eq>(costs: &[u64], shards: u32, family: impl Fn(usize) 
     shard_of
 }
 
+/// How a plan's estimated cost falls on its shards, and the command line of each job.
+pub struct ShardFigures {
+    pub largest: u64,
+    pub mean: f64,
+    pub empty: u32,
+    pub commands: Vec<String>,
+}
+
+impl ShardFigures {
+    /// The figures of `plan` (read from `path`), whose jobs run `mmtree <command> --plan`.
+    pub fn of(plan: &Plan, path: &Path, command: &str) -> ShardFigures {
+        let mut loads = vec![0u64; plan.shards as usize];
+        for s in &plan.subtrees {
+            loads[s.shard as usize - 1] += s.cost;
+        }
+        let width = plan.shards.to_string().len();
+        let commands = (1..=plan.shards)
+            .map(|i| {
+                let (path, n) = (path.display(), plan.shards);
+                format!("mmtree {command} --plan {path} --shard {i}/{n} -o part-{i:0width$}.mmt")
+            })
+            .collect();
+        ShardFigures {
+            largest: loads.iter().copied().max().unwrap_or(0),
+            mean: loads.iter().sum::<u64>() as f64 / f64::from(plan.shards),
+            empty: loads.iter().filter(|&&l| l == 0).count() as u32,
+            commands,
+        }
+    }
+
+    /// The largest shard's cost over the mean (1 when nothing is estimated).
+    pub fn largest_over_mean(&self) -> f64 {
+        if self.mean > 0.0 {
+            self.largest as f64 / self.mean
+        } else {
+            1.0
+        }
+    }
+}
+
 /// Figures of a plan and the command line of each job.
 fn summary(plan: &Plan, game: &Game, path: &Path) -> PlanSummary {
-    let mut loads = vec![0u64; plan.shards as usize];
-    for s in &plan.subtrees {
-        loads[s.shard as usize - 1] += s.cost;
-    }
-    let largest = loads.iter().copied().max().unwrap_or(0);
-    let mean = loads.iter().sum::<u64>() as f64 / f64::from(plan.shards);
-    let width = plan.shards.to_string().len();
-    let jobs = (1..=plan.shards)
-        .map(|i| format!("mmtree solve --plan {} --shard {i}/{} -o part-{i:0width$}.mmt", path.display(), plan.shards))
-        .collect();
+    let figures = ShardFigures::of(plan, path, "solve");
     PlanSummary {
         plan: path.display().to_string(),
         digest: plan.digest.clone(),
@@ -420,11 +451,11 @@ fn summary(plan: &Plan, game: &Game, path: &Path) -> PlanSummary {
         shards: plan.shards,
         top_nodes: plan.top.len(),
         subtrees: plan.subtrees.len(),
-        largest_shard_cost: largest,
-        mean_shard_cost: mean,
-        largest_over_mean: if mean > 0.0 { largest as f64 / mean } else { 1.0 },
+        largest_shard_cost: figures.largest,
+        mean_shard_cost: figures.mean,
+        largest_over_mean: figures.largest_over_mean(),
         largest_subtree_cost: plan.subtrees.iter().map(|s| s.cost).max().unwrap_or(0),
-        empty_shards: loads.iter().filter(|&&l| l == 0).count() as u32,
-        jobs,
+        empty_shards: figures.empty,
+        jobs: figures.commands,
     }
 }
