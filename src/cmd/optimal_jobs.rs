@@ -15,12 +15,12 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 
 use mmtree_core::{StrategyTree, Subtree};
-use mmtree_io::{read_bytes, Cell, Format, OutputPath, PartBounds, PartFile, PartHeader, Table};
+use mmtree_io::{read_bytes, Cell, Format, PartBounds, PartFile, PartHeader, Table};
 use mmtree_strategy::{Checkpoint, CheckpointEntry, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
 use mmtree_verify::SubtreeChecker;
 
 use super::optimal_plan::{OpenOptimalPlan, OPTIMAL_KIND};
-use super::plan_jobs::{check_part_frame, parse_shard};
+use super::plan_jobs::{check_part_frame, parse_shard, part_output};
 use crate::cli::OptimalArgs;
 use crate::config;
 use crate::UsageError;
@@ -52,14 +52,8 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
     let mut open = OpenOptimalPlan::read(plan_path, args.game.memory_limit.as_deref())?;
     let plan = &open.plan.clone();
     let shard = parse_shard(args.shard.as_deref().expect("clap requires --shard with --plan"), plan.shards, plan_path)?;
-    let Some(path) = args.output.as_deref() else {
-        return Err(UsageError("optimal --plan: give the part file with -o".into()).into());
-    };
-    let output = OutputPath::check(path, "-o")?;
+    let (path, output) = part_output("optimal", args.output.as_deref())?;
     let checkpoint = super::files::check_output(args.checkpoint.as_deref(), "--checkpoint")?;
-    if output.is_stdout() {
-        return Err(UsageError("optimal --plan: -o must name a file (a rerun checks it)".into()).into());
-    }
     mmtree_io::refuse_same_file(
         &[(plan_path, "the plan")],
         &std::iter::once(&output).chain(&checkpoint).collect::<Vec<_>>(),

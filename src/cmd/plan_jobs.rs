@@ -59,13 +59,7 @@ pub fn run(args: &SolveArgs, plan_path: &Path, quiet: bool, out: &mut dyn Write)
     let open = OpenPlan::read(plan_path, args.game.memory_limit.as_deref())?;
     let plan = &open.plan;
     let shard = parse_shard(args.shard.as_deref().expect("clap requires --shard with --plan"), plan.shards, plan_path)?;
-    let Some(path) = args.output.as_deref() else {
-        return Err(UsageError("solve --plan: give the part file with -o".into()).into());
-    };
-    let output = OutputPath::check(path, "-o")?;
-    if output.is_stdout() {
-        return Err(UsageError("solve --plan: -o must name a file (a rerun checks it)".into()).into());
-    }
+    let (path, output) = part_output("solve", args.output.as_deref())?;
     let ids = plan.subtrees_of(shard);
     let secrets: u64 = ids.iter().map(|&i| u64::from(plan.subtrees[i as usize].candidates)).sum();
     let cost: u64 = ids.iter().map(|&i| plan.subtrees[i as usize].cost).sum();
@@ -147,6 +141,19 @@ pub fn run(args: &SolveArgs, plan_path: &Path, quiet: bool, out: &mut dyn Write)
         return Err(anyhow!("interrupted after writing {} (complete)", path.display()));
     }
     report(if args.guesses { "guesses" } else { "built" }, out)
+}
+
+/// The part file a job of `command --plan` writes: given with `-o`, in an existing directory,
+/// and a file (a rerun reads it back), checked before any work.
+pub fn part_output<'p>(command: &str, path: Option<&'p Path>) -> Result<(&'p Path, OutputPath)> {
+    let Some(path) = path else {
+        return Err(UsageError(format!("{command} --plan: give the part file with -o")).into());
+    };
+    let output = OutputPath::check(path, "-o")?;
+    if output.is_stdout() {
+        return Err(UsageError(format!("{command} --plan: -o must name a file (a rerun checks it)")).into());
+    }
+    Ok((path, output))
 }
 
 /// Each subtree of the shard with its history and candidates (each level of the code space
