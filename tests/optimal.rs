@@ -65,7 +65,7 @@ fn interrupted_search_resumes_from_its_checkpoint() {
     std::fs::create_dir_all(&dir).unwrap();
     let ckpt = dir.join("4x6.ckpt");
     let c = ckpt.to_str().unwrap();
-    let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "--stop-after-nodes", "1500", "-q"]);
+    let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "--stop-after-nodes", "700", "-q"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("search stopped"));
     assert!(ckpt.exists());

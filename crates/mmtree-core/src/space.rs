@@ -270,6 +270,46 @@ impl CodeSpace {
         }
     }
 
+    /// The parts of `candidates` under `guess` laid end to end in `out`, in feedback order,
+    /// each keeping the order of `candidates`: part `f` is `out[starts[f]..starts[f + 1]]`.
+    /// One buffer, reused across calls, where [`CodeSpace::split`] allocates one per part.
+    ///
+    /// ```
+    /// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit, MAX_FEEDBACKS};
+    /// let space = CodeSpace::new(Game::new(GameSpec::mastermind(4, 6))?, MemoryLimit(1 << 30))?;
+    /// let all = space.all_indices();
+    /// let guess = all[7];
+    /// let mut out = Vec::new();
+    /// let starts = space.split_flat(guess, &all, &mut out);
+    /// for (f, part) in space.split(guess, &all) {
+    ///     assert_eq!(&out[starts[f.get()]..starts[f.get() + 1]], &part[..]);
+    /// }
+    /// assert_eq!(starts[MAX_FEEDBACKS], all.len());
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn split_flat(
+        &self,
+        guess: CodeIndex,
+        candidates: &[CodeIndex],
+        out: &mut Vec<CodeIndex>,
+    ) -> [usize; MAX_FEEDBACKS + 1] {
+        let mut starts = [0usize; MAX_FEEDBACKS + 1];
+        self.for_each_feedback(guess, candidates, |f| starts[f + 1] += 1);
+        for f in 1..starts.len() {
+            starts[f] += starts[f - 1];
+        }
+        let mut next = starts;
+        out.clear();
+        out.resize(candidates.len(), CodeIndex::from_index(0));
+        let mut i = 0;
+        self.for_each_feedback(guess, candidates, |f| {
+            out[next[f]] = candidates[i];
+            next[f] += 1;
+            i += 1;
+        });
+        starts
+    }
+
     /// The non-empty parts of `candidates` under `guess`, in feedback order; each part keeps
     /// the lexicographic order of `candidates`.
     pub fn split(&self, guess: CodeIndex, candidates: &[CodeIndex]) -> Vec<(FeedbackIndex, Vec<CodeIndex>)> {

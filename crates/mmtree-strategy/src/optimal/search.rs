@@ -52,20 +52,22 @@ impl OptimalSearch<'_> {
         depth: u8,
         history: &[CodeIndex],
     ) -> Result<Option<u32>, Stopped> {
-        match self.prepare(set, budget, depth, history)? {
+        match self.prepare(set, budget, depth, history, None)? {
             Prep::Done(result) => Ok(result),
             Prep::Expand(x) => self.expand(set, budget, depth, history, x),
         }
     }
 
     /// Everything short of trying guesses: closed forms, the table, small sets, and the scan
-    /// of the pool, whose least bound is a lower bound of the set.
+    /// of the pool, whose least bound is a lower bound of the set. `small`: the set's
+    /// [`Small::Lower`] bound when the caller has already computed it.
     pub(super) fn prepare(
         &self,
         set: &[CodeIndex],
         budget: u32,
         depth: u8,
         history: &[CodeIndex],
+        small: Option<u32>,
     ) -> Result<Prep, Stopped> {
         let m = set.len();
         let found = |cost: u32| Prep::Done(if cost < budget { Some(cost) } else { None });
@@ -100,7 +102,7 @@ impl OptimalSearch<'_> {
             self.hits.fetch_add(1, Ordering::Relaxed);
             return Ok(Prep::Done(None));
         }
-        match self.bounds.small_set(self.space, self.config.pool, set, depth) {
+        match small.map_or_else(|| self.bounds.small_set(self.space, self.config.pool, set, depth), Small::Lower) {
             Small::Exact(cost, _) => return Ok(found(cost)),
             Small::Lower(lb) => known = known.max(lb),
             Small::Unknown => {}
@@ -238,10 +240,11 @@ impl OptimalSearch<'_> {
 
     /// The cost of playing `guess` on `set` if below `limit`.
     ///
-    /// First every part is bounded as cheaply as possible (closed forms, the table), then
-    /// each part is prepared (its pool scanned, which gives its one-step bound), and only
-    /// then are parts searched, smallest first: a guess whose parts' bounds already reach
-    /// the limit is abandoned before any deep search.
+    /// First every part is bounded as cheaply as possible (closed forms, the table, then
+    /// small parts from their own candidates), then each part is prepared (its pool
+    /// scanned, which gives its one-step bound), and only then are parts searched, smallest
+    /// first: a guess whose parts' bounds already reach the limit is abandoned before any
+    /// deep search.
     pub(super) fn evaluate(
         &self,
         set: &[CodeIndex],
@@ -251,10 +254,14 @@ impl OptimalSearch<'_> {
         child_depth: u8,
         history: &[CodeIndex],
     ) -> Result<Option<u32>, Stopped> {
-        let win = self.space.scheme().win();
-        let mut parts: Vec<Vec<CodeIndex>> =
-            self.space.split(guess, set).into_iter().filter(|(f, _)| *f != win).map(|(_, p)| p).collect();
-        parts.sort_by_key(Vec::len);
+        let win = self.space.scheme().win().get();
+        let mut codes = Vec::new();
+        let starts = self.space.split_flat(guess, set, &mut codes);
+        let mut parts: Vec<&[CodeIndex]> = (0..self.space.scheme().len())
+            .filter(|&f| f != win && starts[f + 1] > starts[f])
+            .map(|f| &codes[starts[f]..starts[f + 1]])
+            .collect();
+        parts.sort_by_key(|p| p.len());
         let cut = || {
             self.cutoffs.fetch_add(1, Ordering::Relaxed);
             Ok(None)
@@ -286,16 +293,37 @@ impl OptimalSearch<'_> {
         if running >= limit {
             return cut();
         }
+        // Small parts' bounds from their own candidates (`|K|²` scorings) before any part's
+        // pool is scanned (the pool's size times `|K|`): most guesses are cut here.
+        let mut small = vec![None; parts.len()];
+        for ((part, (part_bound, exact)), small) in parts.iter().zip(bounds.iter_mut()).zip(small.iter_mut()) {
+            if *exact {
+                continue;
+            }
+            let (cost, now_exact) = match self.bounds.small_set(self.space, self.config.pool, part, child_depth) {
+                Small::Exact(cost, _) => (cost, true),
+                Small::Lower(lb) => {
+                    *small = Some(lb);
+                    (lb.max(*part_bound), false)
+                }
+                Small::Unknown => continue,
+            };
+            running = running - *part_bound + cost;
+            (*part_bound, *exact) = (cost, now_exact);
+            if running >= limit {
+                return cut();
+            }
+        }
         let mut history = history.to_vec();
         history.push(guess);
         let mut prepared: Vec<Option<Expansion>> = Vec::with_capacity(parts.len());
-        for (part, (part_bound, exact)) in parts.iter().zip(bounds.iter_mut()) {
+        for ((part, (part_bound, exact)), small) in parts.iter().zip(bounds.iter_mut()).zip(small) {
             if *exact {
                 prepared.push(None);
                 continue;
             }
             let child_budget = limit - (running - *part_bound);
-            match self.prepare(part, child_budget, child_depth, &history)? {
+            match self.prepare(part, child_budget, child_depth, &history, small)? {
                 Prep::Done(None) => return cut(),
                 Prep::Done(Some(cost)) => {
                     running = running - *part_bound + cost;
@@ -315,7 +343,7 @@ impl OptimalSearch<'_> {
             }
         }
         let jobs: Vec<(&[CodeIndex], u32, Expansion)> =
-            parts.iter().zip(&bounds).zip(prepared).filter_map(|((p, b), x)| Some((&p[..], b.0, x?))).collect();
+            parts.iter().zip(&bounds).zip(prepared).filter_map(|((p, b), x)| Some((*p, b.0, x?))).collect();
         if self.parallel && limit >= INFINITE / 2 && history.len() <= PARALLEL_DEPTH {
             // No total can reach this limit, so no part can cut the guess.
             return match self.expand_parts_parallel(jobs, running, limit, child_depth, &history)? {
