@@ -264,7 +264,7 @@ fn mastermind_4_6_candidates_only_is_5660() {
 fn resuming_from_a_checkpoint_gives_the_same_optimum() {
     let space = space(GameSpec::mastermind(4, 6));
     let mut config = OptimalConfig::new(Objective::Average);
-    config.node_limit = Some(2000);
+    config.node_limit = Some(700);
     let first = OptimalSearch::new(&space, config);
     assert!(matches!(first.run(), Err(OptimalError::Stopped { .. })));
     let checkpoint = first.checkpoint();
@@ -403,7 +403,7 @@ fn node_limits_bracket_the_optimum_on_every_game_of_at_most_256_codes() {
 fn a_small_table_forgets_entries_but_not_the_optimum() {
     // Koyama & Lai 1993: 5625, whatever the table keeps.
     let space = space(GameSpec::mastermind(4, 6));
-    let config = OptimalConfig { table_memory: 200_000, ..OptimalConfig::new(Objective::Average) };
+    let config = OptimalConfig { table_memory: 50_000, ..OptimalConfig::new(Objective::Average) };
     let search = OptimalSearch::new(&space, config);
     assert_eq!(search.run().unwrap().stats().total, 5625);
     assert!(search.stats().table_evictions > 0);

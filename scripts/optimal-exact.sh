@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The exact optimum (least total guesses) of a game, split into one job per (first guess
+# class, part): plan, the jobs on GNU parallel, the join and the check of the joined tree.
+# Usage:
+#   scripts/optimal-exact.sh DIR GAME-OPTIONS...        e.g. scripts/optimal-exact.sh out-5-6 -n 5 -k 6
+# Environment: JOBS (parallel jobs, default 2), LIMIT (seconds per part, default none), MMTREE.
+# Jobs whose part file already holds their parts exactly are kept on a rerun, so a rerun (with
+# a larger LIMIT) only searches the parts still bracketed.
+set -euo pipefail
+dir=$1
+shift
+mmtree=${MMTREE:-mmtree}
+jobs=${JOBS:-2}
+limit=${LIMIT:+--time-limit $LIMIT}
+mkdir -p "$dir"
+cd "$dir"
+# More shards than jobs: each job is its own shard, and the empty shards are not run.
+shards=100000
+"$mmtree" -q plan "$@" --optimal --split-depth 1 --shards $shards -o plan.json > /dev/null
+grep -o '"shard": *[0-9]*' plan.json | grep -o '[0-9]*$' | sort -n | uniq | parallel -j "$jobs" --joblog joblog.txt \
+  "/usr/bin/time -f '%U %S %e %M' -o time-{}.txt $mmtree -q --threads 1 optimal --plan plan.json --shard {}/$shards -o part-{}.mmt $limit --format csv > job-{}.csv"
+"$mmtree" -q join plan.json part-*.mmt -o best.mmt --format json | tee join.json
+"$mmtree" -q verify best.mmt --format json > verify.json
+awk '{cpu += $1 + $2; if ($4 > mem) mem = $4} END {printf "jobs: %.0f s CPU in all, largest %.2f GB\n", cpu, mem / 1048576}' time-*.txt
