@@ -306,3 +306,37 @@ fn bad_input_is_refused_naming_the_file() {
     refused(&join_args(&plan, &[parts[0].clone(), parts[1].clone(), corrupt.clone()], &out), "corrupt.mmt");
     assert!(!out.exists());
 }
+
+/// `scripts/optimal-exact.sh`, the README's recipe for the optima it lists, end to end on
+/// [3,4] (206, the optimum other programs publish): plan, every job on GNU parallel, join and
+/// verify; a rerun keeps the exact parts and gives the same result.
+#[test]
+fn the_exact_optimum_script_runs_end_to_end() {
+    if !Command::new("parallel").arg("--version").output().is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var_os("MMTREE_SKIP_ENGINE_TESTS").is_some(),
+            "GNU parallel is missing (apt-get install parallel)"
+        );
+        return;
+    }
+    let dir = scratch("script").join("3-4");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/optimal-exact.sh");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(dir.join(name)).expect(name)).expect(name)
+    };
+    for _ in 0..2 {
+        let out = Command::new("bash")
+            .arg(&script)
+            .arg(&dir)
+            .args(["-n", "3", "-k", "4"])
+            .env("MMTREE", env!("CARGO_BIN_EXE_mmtree"))
+            .output()
+            .expect("run the script");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let join = read("join.json");
+        assert_eq!(join["lower_bound"], 206);
+        assert_eq!(join["upper_bound"], 206);
+        assert_eq!(join["exact"], true);
+        assert_eq!(read("verify.json")["total"], 206);
+    }
+}
