@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Result};
 
@@ -35,21 +35,11 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
             format_bytes(needed)
         );
     }
-    let mut by_shard: HashMap<u32, &Path> = HashMap::new();
+    let (parts, by_shard) =
+        read_parts(&args.parts, &plan.digest, open.limit, |part| check_part(part, &open, part.header.shard, None))?;
     let mut subtrees: Vec<Option<Subtree>> = vec![None; plan.subtrees.len()];
-    for path in &args.parts {
-        let part = PartFile::read(path, open.limit)?;
-        let bad = |what: String| UsageError(format!("'{}': {what}", path.display()));
-        let shard = part.header.shard;
-        if part.header.plan_digest == plan.digest {
-            if let Some(other) = by_shard.insert(shard, path) {
-                return Err(bad(format!("shard {shard} again (also in '{}')", other.display())).into());
-            }
-        }
-        check_part(&part, &open, shard, None).map_err(bad)?;
-        for (i, subtree) in part.subtrees {
-            subtrees[i as usize] = Some(subtree);
-        }
+    for (i, subtree) in parts.into_iter().flat_map(|part| part.subtrees) {
+        subtrees[i as usize] = Some(subtree);
     }
     if let Some(missing) = (1..=plan.shards).find(|s| !by_shard.contains_key(s)) {
         return Err(UsageError(format!(
@@ -116,4 +106,30 @@ pub(super) fn check_memory(args: &JoinArgs, game: &Game, limit: MemoryLimit) -> 
         .into());
     }
     Ok(needed)
+}
+
+/// Reads the part files given to `join` in order, each checked by its job kind's `check`
+/// before the next is read; one of this plan's shards given twice is refused. Returns the
+/// parts and the file each shard came from.
+pub(super) fn read_parts<'a>(
+    paths: &'a [PathBuf],
+    digest: &str,
+    limit: MemoryLimit,
+    mut check: impl FnMut(&PartFile) -> std::result::Result<(), String>,
+) -> Result<(Vec<PartFile>, HashMap<u32, &'a Path>)> {
+    let mut by_shard: HashMap<u32, &Path> = HashMap::new();
+    let mut parts = Vec::with_capacity(paths.len());
+    for path in paths {
+        let part = PartFile::read(path, limit)?;
+        let bad = |what: String| UsageError(format!("'{}': {what}", path.display()));
+        let shard = part.header.shard;
+        if part.header.plan_digest == digest {
+            if let Some(other) = by_shard.insert(shard, path) {
+                return Err(bad(format!("shard {shard} again (also in '{}')", other.display())).into());
+            }
+        }
+        check(&part).map_err(bad)?;
+        parts.push(part);
+    }
+    Ok((parts, by_shard))
 }

@@ -7,15 +7,14 @@
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::Path;
 
 use anyhow::{anyhow, Result};
 use serde::Serialize;
 
 use mmtree_core::{CodeIndex, StrategyTree, Subtree};
-use mmtree_io::{Cell, Format, PartBounds, PartFile, Table, TreeFile};
+use mmtree_io::{Cell, Format, PartBounds, Table, TreeFile};
 
-use super::join::{check_memory, output_of};
+use super::join::{check_memory, output_of, read_parts};
 use super::optimal_jobs::check_part;
 use super::optimal_plan::OpenOptimalPlan;
 use crate::cli::JoinArgs;
@@ -70,18 +69,10 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let open = OpenOptimalPlan::read(&args.plan, args.memory_limit.as_deref())?;
     let plan = &open.plan;
     check_memory(args, &open.game, open.limit)?;
-    let mut by_shard: HashMap<u32, &Path> = HashMap::new();
+    let (parts, _) =
+        read_parts(&args.parts, &plan.digest, open.limit, |part| check_part(part, &open, part.header.shard, None))?;
     let mut jobs: Vec<Option<(Subtree, PartBounds)>> = vec![None; plan.subtrees.len()];
-    for path in &args.parts {
-        let part = PartFile::read(path, open.limit)?;
-        let bad = |what: String| UsageError(format!("'{}': {what}", path.display()));
-        let shard = part.header.shard;
-        if part.header.plan_digest == plan.digest {
-            if let Some(other) = by_shard.insert(shard, path) {
-                return Err(bad(format!("shard {shard} again (also in '{}')", other.display())).into());
-            }
-        }
-        check_part(&part, &open, shard, None).map_err(bad)?;
+    for part in parts {
         for ((i, subtree), bounds) in part.subtrees.into_iter().zip(part.bounds) {
             jobs[i as usize] = Some((subtree, bounds));
         }
