@@ -116,6 +116,28 @@ impl FeedbackScheme {
         &self.feedbacks
     }
 
+    /// How many feedbacks have each total `b + w` (`None` for black pegs, which tell no
+    /// total): what a guess can still tell apart among candidates with which it shares
+    /// that many colours.
+    ///
+    /// ```
+    /// use mmtree_core::{FeedbackScheme, Game, GameSpec};
+    /// let scheme = FeedbackScheme::new(&Game::new(GameSpec::mastermind(4, 6))?);
+    /// // (0,4) (1,3) (2,2) (4,0): (3,1) cannot happen.
+    /// assert_eq!(scheme.by_total().unwrap()[..5], [1, 2, 3, 4, 4]);
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn by_total(&self) -> Option<[usize; MAX_PEGS as usize + 1]> {
+        if self.kind == FeedbackKind::Black {
+            return None;
+        }
+        let mut counts = [0; MAX_PEGS as usize + 1];
+        for fb in &self.feedbacks {
+            counts[usize::from(fb.black + fb.white)] += 1;
+        }
+        Some(counts)
+    }
+
     /// The index of `(blacks, blacks + whites)`; both already known possible.
     #[inline(always)]
     pub fn index_of_total(&self, black: u8, total: u8) -> FeedbackIndex {

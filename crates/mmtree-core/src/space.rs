@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use crate::code::{Code, CodeIndex};
 use crate::error::GameError;
 use crate::feedback::{FeedbackIndex, FeedbackScheme, MAX_FEEDBACKS};
-use crate::game::{Game, Variant};
+use crate::game::{Game, Variant, MAX_PEGS};
 use crate::memory::MemoryLimit;
 use crate::scan::CodePool;
 use crate::score::PackedCode;
@@ -308,6 +308,49 @@ impl CodeSpace {
             i += 1;
         });
         starts
+    }
+
+    /// The most distinct feedbacks any guess can get on `candidates`, from the colour multisets
+    /// among them: a guess's number of common colours with a candidate (blacks plus whites)
+    /// depends on the candidate's multiset alone, so `r` multisets allow at most `r` totals, each
+    /// with its few feedbacks. Deep in a tree the candidates often share one or two multisets,
+    /// and the ideal split a search aims for is then far coarser than one over all feedbacks.
+    /// The same bound holds on every subset. Black-peg games give no such bound.
+    ///
+    /// ```
+    /// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
+    /// let space = CodeSpace::new(Game::new(GameSpec::mastermind(4, 6))?, MemoryLimit(1 << 30))?;
+    /// // The permutations of 1123 share one multiset: 4 common colours, so (0,4) .. (4,0) less (3,1).
+    /// let perms: Vec<_> = space.iter().filter(|(_, c)| {
+    ///     let mut p = c.pegs().to_vec();
+    ///     p.sort();
+    ///     p == [0, 0, 1, 2]
+    /// }).map(|(i, _)| i).collect();
+    /// assert_eq!(space.feedback_bound(&perms), 4);
+    /// assert_eq!(space.feedback_bound(&space.all_indices()), 14);
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn feedback_bound(&self, candidates: &[CodeIndex]) -> usize {
+        let all = self.scheme.len();
+        let Some(mut by_total) = self.scheme.by_total() else {
+            return all;
+        };
+        by_total.sort_unstable_by(|a, b| b.cmp(a));
+        let totals = by_total.iter().filter(|&&c| c > 0).count();
+        let mut multisets: Vec<[u8; MAX_PEGS as usize]> = Vec::new();
+        for &c in candidates {
+            let mut pegs = [u8::MAX; MAX_PEGS as usize];
+            let code = self.code(c);
+            pegs[..code.pegs().len()].copy_from_slice(code.pegs());
+            pegs.sort_unstable();
+            if !multisets.contains(&pegs) {
+                multisets.push(pegs);
+                if multisets.len() >= totals {
+                    return all;
+                }
+            }
+        }
+        by_total[..multisets.len()].iter().sum::<usize>().min(all)
     }
 
     /// The non-empty parts of `candidates` under `guess`, in feedback order; each part keeps

@@ -24,11 +24,20 @@ pub(super) struct Target {
 }
 
 impl Target {
-    /// The ideal split of `m` candidates into `f` feedbacks, valued.
+    /// The ideal split of `m` candidates into `f` feedbacks, valued (`f` at most what any
+    /// guess can reach on them, see [`mmtree_core::CodeSpace::feedback_bound`]).
     pub(super) fn ideal(valuation: Valuation, m: usize, f: usize) -> Target {
         let mut sizes = ideal_partition(m, f);
         sizes.sort_unstable_by(|a, b| b.cmp(a));
         Target { key: valuation.key(&sizes[..f]), sizes }
+    }
+}
+
+impl Target {
+    /// The value of a guess known to be the best there is: the scan stops at the first guess
+    /// that reaches it.
+    pub(super) fn of(best: &Candidate) -> Target {
+        Target { key: best.key, sizes: best.sizes }
     }
 }
 
@@ -38,8 +47,8 @@ impl Target {
 pub(super) struct Candidate {
     pub(super) position: usize,
     pub(super) guess: CodeIndex,
-    key: f64,
-    sizes: Counts,
+    pub(super) key: f64,
+    pub(super) sizes: Counts,
 }
 
 /// The best guess of a scan so far, and whether it reached the target.
@@ -96,7 +105,7 @@ impl Fold for BestGuess<'_> {
 /// Exact comparison of a guess (key, sizes on demand) with a known one (`Less`: the first is
 /// better). Sizes are largest first ([`Partition::sizes`]), so equal multisets are equal arrays.
 #[inline]
-fn compare(valuation: Valuation, ka: f64, a: impl FnOnce() -> Counts, kb: f64, b: &Counts) -> Ordering {
+pub(super) fn compare(valuation: Valuation, ka: f64, a: impl FnOnce() -> Counts, kb: f64, b: &Counts) -> Ordering {
     if !valuation.needs_exact(ka, kb) {
         return ka.partial_cmp(&kb).unwrap_or(Ordering::Equal);
     }

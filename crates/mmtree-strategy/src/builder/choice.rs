@@ -11,6 +11,7 @@ use mmtree_core::{canonical_indices, CodeIndex, Guesses, Scan, Symmetry, Variant
 use rayon::prelude::*;
 
 use super::best::{BestGuess, Candidate, Target};
+use super::multisets::Multisets;
 use super::{Representatives, Solver};
 use crate::rule::{GuessRule, Method, Pool, Ties};
 
@@ -116,22 +117,23 @@ impl Solver<'_> {
             return candidates[0];
         }
         let filter = self.filter(candidates, symmetry, rule.ties == Ties::Largest).blanks(self);
-        let target = Target::ideal(rule.valuation, candidates.len(), self.space.scheme().len());
-        let scan = |guesses: Guesses, offset: usize, best: Option<Candidate>| {
+        let target = Target::ideal(rule.valuation, candidates.len(), self.space.feedback_bound(candidates));
+        let scan_to = |target: &Target, guesses: Guesses, offset: usize, best: Option<Candidate>| {
             let scan = Scan::new(self.space, guesses, candidates).detail(rule.valuation.detail()).parallel(true);
-            scan.run(|| BestGuess::new(rule.valuation, &target, offset, best.clone()))
+            let found = scan.run(|| BestGuess::new(rule.valuation, target, offset, best.clone()));
+            (found.best, found.reached)
         };
         // The candidates first when preferred (all of the pool in the candidates mode).
         let first = rule.pool == Pool::Candidates || rule.prefer_candidates;
-        let mut best = BestGuess::new(rule.valuation, &target, 0, None);
+        let (mut best, mut reached) = (None, false);
         if first {
             let mut order: Vec<CodeIndex> = candidates.iter().copied().filter(|&g| filter.keeps(self, g)).collect();
             if filter.largest {
                 order.reverse();
             }
-            best = scan(Guesses::List(&order), 0, None);
+            (best, reached) = scan_to(&target, Guesses::List(&order), 0, None);
         }
-        if rule.pool == Pool::All && !best.reached {
+        if rule.pool == Pool::All && !reached {
             // Then the whole pool in tie order, cut down by symmetry (a candidate met again
             // cannot be strictly better than itself).
             let offset = if first { candidates.len() } else { 0 };
@@ -139,7 +141,17 @@ impl Solver<'_> {
             best = if candidates.len() <= LAID_OUT_MAX {
                 let reduced = self.pools.get(self.space, free, filter.blank, filter.largest);
                 let pool = reduced.as_deref().map_or(self.space.pool(), |r| r.laid_out(self.space));
-                scan(Guesses::Pool(pool, filter.largest), offset, best.best)
+                let pool = Guesses::Pool(pool, filter.largest);
+                match self.multisets.get_or_init(|| Multisets::new(self.space)) {
+                    // The best value first, then the first guess in order to reach it.
+                    Some(groups) => {
+                        match groups.best_value(self.space, rule.valuation, candidates, &target, best.as_ref()) {
+                            Some(value) => scan_to(&Target::of(&value), pool, offset, best).0,
+                            None => best,
+                        }
+                    }
+                    None => scan_to(&target, pool, offset, best).0,
+                }
             } else {
                 let keeps = |&g: &CodeIndex| filter.keeps(self, g);
                 let mut order: Vec<CodeIndex> = match shared {
@@ -155,10 +167,10 @@ impl Solver<'_> {
                 if filter.largest {
                     order.reverse();
                 }
-                scan(Guesses::List(&order), offset, best.best)
+                scan_to(&target, Guesses::List(&order), offset, best).0
             };
         }
-        best.best.expect("BUG: a non-empty pool yields a best guess").guess
+        best.expect("BUG: a non-empty pool yields a best guess").guess
     }
 
     /// The codes, in increasing order, that are their class's representative under the group

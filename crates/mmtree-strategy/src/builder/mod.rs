@@ -4,12 +4,14 @@
 //! * `choice`: the guess the rule plays on one candidate set (which guesses, in which
 //!   order, scanned how);
 //! * `best`: the running best guess of a scan, compared exactly;
+//! * `multisets`: the best value on a small candidate set, bounded by colour multiset;
 //! * `pools`: the guess pools cut down by symmetry, laid out once and cached;
 //! * `split`: the top of a tree and the subtree of one node from its history (for jobs);
 //! * this module: the tree, node by node, carrying the symmetry of the history down.
 
 mod best;
 mod choice;
+mod multisets;
 mod pools;
 mod split;
 
@@ -47,12 +49,21 @@ pub struct Solver<'s> {
     progress: Option<&'s (dyn Fn(u64) + Sync)>,
     symmetry: bool,
     pools: PoolCache,
+    /// The codes by colour multiset, for small candidate sets (built on first need).
+    multisets: std::sync::OnceLock<Option<multisets::Multisets>>,
 }
 
 impl<'s> Solver<'s> {
     /// A solver for one rule on one code space.
     pub fn new(space: &'s CodeSpace, rule: GuessRule) -> Solver<'s> {
-        Solver { space, rule, progress: None, symmetry: true, pools: PoolCache::default() }
+        Solver {
+            space,
+            rule,
+            progress: None,
+            symmetry: true,
+            pools: PoolCache::default(),
+            multisets: Default::default(),
+        }
     }
 
     /// Scores every guess of the pool instead of one per symmetry class (same result,
