@@ -1,13 +1,13 @@
 //! Criterion benches of the hot paths: scoring, partitioning one node, the 32-wide kernels, the
-//! partition scanner's paths, whole trees.
+//! partition scanner's paths, the one-step rule on deep nodes, whole trees.
 //! `scripts/bench.sh` complements them with whole-process wall time and peak memory.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::hint::black_box;
 
 use mmtree::core::{
-    CodeBlocks, CodeIndex, CodeSpace, Cut, Detail, Fold, Game, GameSpec, Guesses, MemoryLimit, Partition, Probe,
-    ProbeSet, Scan, BLOCK, MAX_FEEDBACKS,
+    Alphabet, CodeBlocks, CodeIndex, CodeSpace, Cut, Detail, Fold, Game, GameSpec, Guesses, MemoryLimit, Partition,
+    Probe, ProbeSet, Scan, BLOCK, MAX_FEEDBACKS,
 };
 use mmtree::strategy::{GuessRule, Solver, Valuation};
 
@@ -183,6 +183,35 @@ fn scan(c: &mut Criterion) {
     group.finish();
 }
 
+/// The one-step rule on nodes of [7,6] after two guesses, where guesses are bounded by colour
+/// multiset: eight parts of 20 to 128 candidates (pairwise scans), eight of 129 to 4,096
+/// (lists of guesses).
+fn deep_nodes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("choose");
+    group.sample_size(10);
+    let s = space(GameSpec::mastermind(7, 6), false);
+    let code = |text: &str| s.index(&Alphabet::default().parse(s.game(), text).unwrap()).unwrap();
+    let history = [code("1122334"), code("1234556")];
+    let (mut small, mut mid) = (Vec::new(), Vec::new());
+    for (_, part) in s.split(history[0], &s.all_indices()) {
+        for (_, sub) in s.split(history[1], &part) {
+            let nodes = if sub.len() <= 128 { &mut small } else { &mut mid };
+            if (20..=4096).contains(&sub.len()) && nodes.len() < 8 {
+                nodes.push(sub);
+            }
+        }
+    }
+    for v in [Valuation::Minimax, Valuation::Entropy] {
+        let solver = Solver::new(&s, GuessRule::new(v));
+        for (name, nodes) in [("7_6_eight_of_20_to_128", &small), ("7_6_eight_of_129_to_4096", &mid)] {
+            group.bench_function(BenchmarkId::new(name, v.name()), |b| {
+                b.iter(|| nodes.iter().map(|k| solver.choose_after(&history, k).get()).sum::<usize>())
+            });
+        }
+    }
+    group.finish();
+}
+
 fn whole_trees(c: &mut Criterion) {
     let mut group = c.benchmark_group("tree");
     group.sample_size(10);
@@ -197,5 +226,5 @@ fn whole_trees(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scoring, partition_root, blocks, scan, whole_trees);
+criterion_group!(benches, scoring, partition_root, blocks, scan, deep_nodes, whole_trees);
 criterion_main!(benches);

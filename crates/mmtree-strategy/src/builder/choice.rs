@@ -171,6 +171,8 @@ impl Solver<'_> {
             // With the codes grouped by multiset: the best value first, then the first guess in
             // order to reach it (from the groups that may, when the guesses are a list).
             let list = (!small).then_some(order.as_slice());
+            // A pool cut down by symmetry is scanned as it is: the groups hold every code.
+            let multisets = multisets.filter(|_| reduced.is_none());
             best = match multisets {
                 Some(groups) => {
                     match groups.best_value(self.space, rule.valuation, candidates, &target, best.as_ref(), list) {
