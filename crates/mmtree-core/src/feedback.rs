@@ -138,6 +138,23 @@ impl FeedbackScheme {
         Some(counts)
     }
 
+    /// The most feedbacks a guess can get when it shares `totals` distinct numbers of colours
+    /// with the candidates (`None` for black pegs): the `totals` largest counts of
+    /// [`FeedbackScheme::by_total`] added up.
+    ///
+    /// ```
+    /// use mmtree_core::{FeedbackScheme, Game, GameSpec};
+    /// let scheme = FeedbackScheme::new(&Game::new(GameSpec::mastermind(4, 6))?);
+    /// assert_eq!(scheme.most_with_totals(1), Some(4));
+    /// assert_eq!(scheme.most_with_totals(5), Some(14));
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn most_with_totals(&self, totals: usize) -> Option<usize> {
+        let mut counts = self.by_total()?;
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        Some(counts.iter().take(totals).sum())
+    }
+
     /// The index of `(blacks, blacks + whites)`; both already known possible.
     #[inline(always)]
     pub fn index_of_total(&self, black: u8, total: u8) -> FeedbackIndex {

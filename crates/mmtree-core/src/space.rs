@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use crate::code::{Code, CodeIndex};
 use crate::error::GameError;
 use crate::feedback::{FeedbackIndex, FeedbackScheme, MAX_FEEDBACKS};
-use crate::game::{Game, Variant, MAX_PEGS};
+use crate::game::{FeedbackKind, Game, Variant, MAX_PEGS};
 use crate::memory::MemoryLimit;
 use crate::scan::CodePool;
 use crate::score::PackedCode;
@@ -332,11 +332,10 @@ impl CodeSpace {
     /// ```
     pub fn feedback_bound(&self, candidates: &[CodeIndex]) -> usize {
         let all = self.scheme.len();
-        let Some(mut by_total) = self.scheme.by_total() else {
+        let totals = usize::from(self.game.n()) + 1;
+        if self.game.feedback_kind() == FeedbackKind::Black {
             return all;
-        };
-        by_total.sort_unstable_by(|a, b| b.cmp(a));
-        let totals = by_total.iter().filter(|&&c| c > 0).count();
+        }
         let mut multisets: Vec<[u8; MAX_PEGS as usize]> = Vec::new();
         for &c in candidates {
             let mut pegs = [u8::MAX; MAX_PEGS as usize];
@@ -350,7 +349,7 @@ impl CodeSpace {
                 }
             }
         }
-        by_total[..multisets.len()].iter().sum::<usize>().min(all)
+        self.scheme.most_with_totals(multisets.len()).map_or(all, |most| most.min(all))
     }
 
     /// The non-empty parts of `candidates` under `guess`, in feedback order; each part keeps

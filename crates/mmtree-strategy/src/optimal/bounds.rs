@@ -22,6 +22,12 @@ pub(super) struct Bounds {
     pub(super) linear: usize,
     /// `capacities[d]`: most secrets `d` guesses can settle.
     capacities: Vec<u64>,
+    /// `narrow[r - 1]`: the perfect-tree bounds of sets whose codes have `r` colour multisets
+    /// between them, where a guess gets at most `r` totals of blacks and whites and so fewer
+    /// feedbacks (see [`mmtree_core::CodeSpace::feedback_bound`]); empty for black pegs.
+    narrow: Vec<Vec<u32>>,
+    /// Each code's colour multiset, numbered.
+    multiset_of: Vec<u32>,
 }
 
 /// What a small set's candidates prove.
@@ -50,7 +56,53 @@ impl Bounds {
                 cap
             })
             .collect();
-        Bounds { branching, lower, outside, linear, capacities }
+        let mut narrow = Vec::new();
+        for r in 1.. {
+            match space.scheme().most_with_totals(r) {
+                Some(most) if (most as u64) < branching => narrow.push(perfect_bounds(space.len(), most as u64)),
+                _ => break,
+            }
+        }
+        let mut numbers = std::collections::HashMap::new();
+        let multiset_of = space
+            .iter()
+            .map(|(_, code)| {
+                let mut pegs = code.pegs().to_vec();
+                pegs.sort_unstable();
+                let next = numbers.len() as u32;
+                *numbers.entry(pegs).or_insert(next)
+            })
+            .collect();
+        Bounds { branching, lower, outside, linear, capacities, narrow, multiset_of }
+    }
+
+    /// [`Bounds::bound`] of a set, sharpened by [`Bounds::lower_of`].
+    #[inline]
+    pub(super) fn set_bound(&self, set: &[CodeIndex], depth: u8) -> u32 {
+        let plain = self.bound(set.len(), depth);
+        if set.len() <= 2 || plain == INFINITE {
+            return plain;
+        }
+        self.lower_of(set)[set.len()]
+    }
+
+    /// The perfect-tree bounds that hold for `set` and every subset of it: sharper than
+    /// [`Bounds::lower`] when its codes share so few colour multisets that a guess gets fewer
+    /// feedbacks on it than the game has.
+    pub(super) fn lower_of(&self, set: &[CodeIndex]) -> &[u32] {
+        let mut seen = [u32::MAX; 16];
+        let mut r = 0;
+        for &c in set {
+            let id = self.multiset_of[c.get()];
+            if !seen[..r].contains(&id) {
+                if r == self.narrow.len() {
+                    return &self.lower;
+                }
+                seen[r] = id;
+                r += 1;
+            }
+        }
+        self.narrow.get(r.max(1) - 1).map_or(&self.lower, |n| n)
     }
 
     /// Secrets `depth` guesses can settle at most.

@@ -82,7 +82,7 @@ impl OptimalSearch<'_> {
         }
         // `known`: a function of the set and depth alone (never of what the table holds), so
         // that the shortcut below picks the same guess whenever the set is searched.
-        let mut known = self.bounds.bound(m, depth);
+        let mut known = self.bounds.set_bound(set, depth);
         if known >= budget {
             return Ok(Prep::Done(None));
         }
@@ -273,7 +273,7 @@ impl OptimalSearch<'_> {
         let mut running = set.len() as u32;
         let mut bounds = Vec::with_capacity(parts.len());
         for part in &parts {
-            let b = self.bounds.bound(part.len(), child_depth);
+            let b = self.bounds.set_bound(part, child_depth);
             let (b, exact) = if part.len() <= 2 || b == INFINITE {
                 (b, true) // 1 and 3: the costs of 1 and 2 codes, when the depth allows them
             } else {
