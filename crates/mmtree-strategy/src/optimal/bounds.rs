@@ -25,9 +25,15 @@ pub(super) struct Bounds {
     /// `narrow[r - 1]`: the perfect-tree bounds of sets whose codes have `r` colour multisets
     /// between them, where a guess gets at most `r` totals of blacks and whites and so fewer
     /// feedbacks (see [`mmtree_core::CodeSpace::feedback_bound`]); empty for black pegs.
-    narrow: Vec<Vec<u32>>,
+    narrow: Vec<Narrow>,
     /// Each code's colour multiset, numbered.
     multiset_of: Vec<u32>,
+}
+
+/// The perfect-tree bounds with fewer branches, for sets of few colour multisets.
+struct Narrow {
+    lower: Vec<u32>,
+    outside: Vec<u32>,
 }
 
 /// What a small set's candidates prove.
@@ -59,7 +65,11 @@ impl Bounds {
         let mut narrow = Vec::new();
         for r in 1.. {
             match space.scheme().most_with_totals(r) {
-                Some(most) if (most as u64) < branching => narrow.push(perfect_bounds(space.len(), most as u64)),
+                Some(most) if (most as u64) < branching => {
+                    let lower = perfect_bounds(space.len(), most as u64);
+                    let outside = outside_bounds(&lower, most as u64);
+                    narrow.push(Narrow { lower, outside });
+                }
                 _ => break,
             }
         }
@@ -90,19 +100,24 @@ impl Bounds {
     /// [`Bounds::lower`] when its codes share so few colour multisets that a guess gets fewer
     /// feedbacks on it than the game has.
     pub(super) fn lower_of(&self, set: &[CodeIndex]) -> &[u32] {
+        self.narrow_of(set).map_or(&self.lower, |n| &n.lower)
+    }
+
+    /// The narrower bounds of `set`, if any (see [`Bounds::lower_of`]).
+    fn narrow_of(&self, set: &[CodeIndex]) -> Option<&Narrow> {
         let mut seen = [u32::MAX; 16];
         let mut r = 0;
         for &c in set {
             let id = self.multiset_of[c.get()];
             if !seen[..r].contains(&id) {
                 if r == self.narrow.len() {
-                    return &self.lower;
+                    return None;
                 }
                 seen[r] = id;
                 r += 1;
             }
         }
-        self.narrow.get(r.max(1) - 1).map_or(&self.lower, |n| n)
+        self.narrow.get(r.max(1) - 1)
     }
 
     /// Secrets `depth` guesses can settle at most.
@@ -118,10 +133,16 @@ impl Bounds {
     /// The admissible bound of `m` codes within `depth` guesses (`INFINITE`: impossible).
     #[inline]
     pub(super) fn bound(&self, m: usize, depth: u8) -> u32 {
+        self.bound_in(&self.lower, m, depth)
+    }
+
+    /// [`Bounds::bound`] from the perfect-tree bounds `lower`.
+    #[inline]
+    fn bound_in(&self, lower: &[u32], m: usize, depth: u8) -> u32 {
         if depth != UNLIMITED && (m as u64) > self.capacity(depth) {
             INFINITE
         } else {
-            self.lower[m]
+            lower[m]
         }
     }
 
@@ -141,10 +162,11 @@ impl Bounds {
             return Small::Unknown;
         }
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
-        let other = if pool == Pool::All { (m as u32).saturating_add(self.outside[m]) } else { INFINITE };
+        let (lower, outside) = self.narrow_of(set).map_or((&self.lower, &self.outside), |n| (&n.lower, &n.outside));
+        let other = if pool == Pool::All { (m as u32).saturating_add(outside[m]) } else { INFINITE };
         let win = space.scheme().win().get();
         let scan = Scan::new(space, Guesses::List(set), set).detail(Detail::Counts);
-        let found = scan.run(|| SmallSet { bounds: self, m, win, child_depth, exact: None, other_bound: other });
+        let found = scan.run(|| SmallSet { bounds: self, lower, m, win, child_depth, exact: None, other_bound: other });
         match found.exact {
             Some((cost, g)) if cost <= found.other_bound => Small::Exact(cost, g),
             Some((cost, _)) => Small::Lower(cost.min(found.other_bound)),
@@ -157,6 +179,8 @@ impl Bounds {
 /// have at most 2 codes, and the least bound of the others.
 struct SmallSet<'b> {
     bounds: &'b Bounds,
+    /// The set's perfect-tree bounds ([`Bounds::lower_of`]).
+    lower: &'b [u32],
     m: usize,
     win: usize,
     child_depth: u8,
@@ -177,7 +201,7 @@ impl Fold for SmallSet<'_> {
             if c > 0 && f != self.win {
                 small &= c <= 2;
                 splits &= c as usize != self.m;
-                cost = cost.saturating_add(self.bounds.bound(c as usize, self.child_depth));
+                cost = cost.saturating_add(self.bounds.bound_in(self.lower, c as usize, self.child_depth));
             }
         }
         if small {
