@@ -310,6 +310,33 @@ impl CodeSpace {
         starts
     }
 
+    /// Each code's colour multiset, numbered from 0 in order of first appearance, and how many
+    /// there are. Codes of one multiset share their blacks plus whites with any code, which
+    /// the searches use to bound many guesses, or many sets, at once.
+    ///
+    /// ```
+    /// use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
+    /// let space = CodeSpace::new(Game::new(GameSpec::mastermind(2, 3))?, MemoryLimit(1 << 30))?;
+    /// // 11 12 13 21 22 23 31 32 33
+    /// assert_eq!(space.multiset_numbers(), (vec![0, 1, 2, 1, 3, 4, 2, 4, 5], 6));
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn multiset_numbers(&self) -> (Vec<u32>, usize) {
+        let mut numbers = std::collections::HashMap::new();
+        let of = self
+            .codes
+            .iter()
+            .map(|code| {
+                let mut pegs = [0u8; MAX_PEGS as usize];
+                pegs[..code.pegs().len()].copy_from_slice(code.pegs());
+                pegs[..code.pegs().len()].sort_unstable();
+                let next = numbers.len() as u32;
+                *numbers.entry(pegs).or_insert(next)
+            })
+            .collect();
+        (of, numbers.len())
+    }
+
     /// The most distinct feedbacks any guess can get on `candidates`, from the colour multisets
     /// among them: a guess's number of common colours with a candidate (blacks plus whites)
     /// depends on the candidate's multiset alone, so `r` multisets allow at most `r` totals, each

@@ -55,19 +55,13 @@ impl Multisets {
                 *count += 1;
             }
         }
-        let mut index = std::collections::HashMap::new();
-        let mut members: Vec<(Multiset, Vec<CodeIndex>)> = Vec::new();
-        let mut group_of = Vec::with_capacity(space.len());
-        for (code, _) in space.iter() {
-            let key = multiset(space, code);
-            let slot = *index.entry(key).or_insert_with(|| {
-                members.push((key, Vec::new()));
-                members.len() - 1
-            });
-            members[slot].1.push(code);
-            group_of.push(slot as u32);
+        let (group_of, count) = space.multiset_numbers();
+        let mut members: Vec<Vec<CodeIndex>> = vec![Vec::new(); count];
+        for (code, &group) in group_of.iter().enumerate() {
+            members[group as usize].push(CodeIndex::from_index(code as u32));
         }
-        let groups = members.into_iter().map(|(key, codes)| (key, CodePool::new(space, codes))).collect();
+        let groups =
+            members.into_iter().map(|codes| (multiset(space, codes[0]), CodePool::new(space, codes))).collect();
         Some(Multisets { groups, group_of, feedbacks })
     }
 

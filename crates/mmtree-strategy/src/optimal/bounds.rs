@@ -73,16 +73,7 @@ impl Bounds {
                 _ => break,
             }
         }
-        let mut numbers = std::collections::HashMap::new();
-        let multiset_of = space
-            .iter()
-            .map(|(_, code)| {
-                let mut pegs = code.pegs().to_vec();
-                pegs.sort_unstable();
-                let next = numbers.len() as u32;
-                *numbers.entry(pegs).or_insert(next)
-            })
-            .collect();
+        let multiset_of = space.multiset_numbers().0;
         Bounds { branching, lower, outside, linear, capacities, narrow, multiset_of }
     }
 
@@ -163,14 +154,18 @@ impl Bounds {
         }
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
         let (lower, outside) = self.narrow_of(set).map_or((&self.lower, &self.outside), |n| (&n.lower, &n.outside));
-        let other = if pool == Pool::All { (m as u32).saturating_add(outside[m]) } else { INFINITE };
+        let other = |outside: &[u32]| if pool == Pool::All { (m as u32).saturating_add(outside[m]) } else { INFINITE };
+        let other = [other(outside), other(&self.outside)];
         let win = space.scheme().win().get();
         let scan = Scan::new(space, Guesses::List(set), set).detail(Detail::Counts);
         let found = scan.run(|| SmallSet { bounds: self, lower, m, win, child_depth, exact: None, other_bound: other });
+        // Exact only where the game's own bounds prove it, so the guess played is the one the
+        // search would find (the sharper bounds only raise the lower bound).
+        let [sharp, plain] = found.other_bound;
         match found.exact {
-            Some((cost, g)) if cost <= found.other_bound => Small::Exact(cost, g),
-            Some((cost, _)) => Small::Lower(cost.min(found.other_bound)),
-            None => Small::Lower(found.other_bound),
+            Some((cost, g)) if cost <= plain => Small::Exact(cost, g),
+            Some((cost, _)) => Small::Lower(cost.min(sharp)),
+            None => Small::Lower(sharp),
         }
     }
 }
@@ -185,7 +180,8 @@ struct SmallSet<'b> {
     win: usize,
     child_depth: u8,
     exact: Option<(u32, CodeIndex)>,
-    other_bound: u32,
+    /// The least bound of the other guesses, from the set's bounds and from the game's.
+    other_bound: [u32; 2],
 }
 
 impl Fold for SmallSet<'_> {
@@ -195,21 +191,24 @@ impl Fold for SmallSet<'_> {
 
     #[inline(always)]
     fn visit(&mut self, p: &Partition) -> bool {
-        let mut cost = self.m as u32;
+        let mut cost = [self.m as u32; 2];
         let (mut small, mut splits) = (true, true);
         for (f, &c) in p.counts().iter().enumerate() {
             if c > 0 && f != self.win {
                 small &= c <= 2;
                 splits &= c as usize != self.m;
-                cost = cost.saturating_add(self.bounds.bound_in(self.lower, c as usize, self.child_depth));
+                for (cost, lower) in cost.iter_mut().zip([self.lower, &self.bounds.lower]) {
+                    *cost = cost.saturating_add(self.bounds.bound_in(lower, c as usize, self.child_depth));
+                }
             }
         }
         if small {
-            if self.exact.is_none_or(|(best, _)| cost < best) {
-                self.exact = Some((cost, p.guess()));
+            // Parts of 1 and 2 codes cost the same under both bounds.
+            if self.exact.is_none_or(|(best, _)| cost[0] < best) {
+                self.exact = Some((cost[0], p.guess()));
             }
         } else if splits {
-            self.other_bound = self.other_bound.min(cost);
+            self.other_bound = [self.other_bound[0].min(cost[0]), self.other_bound[1].min(cost[1])];
         }
         true
     }
@@ -219,7 +218,9 @@ impl Fold for SmallSet<'_> {
             (Some(a), Some(b)) if b.0 < a.0 => Some(b),
             (a, b) => a.or(b),
         };
-        SmallSet { exact, other_bound: self.other_bound.min(later.other_bound), ..self }
+        let [a, b] = self.other_bound;
+        let [c, d] = later.other_bound;
+        SmallSet { exact, other_bound: [a.min(c), b.min(d)], ..self }
     }
 }
 
