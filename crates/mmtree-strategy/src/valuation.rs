@@ -127,6 +127,19 @@ impl Valuation {
         }
     }
 
+    /// The partitions that are strictly worse than a guess of key `best`: a guess of equal
+    /// value is counted to the end, for scans that keep the first of equal guesses in an order
+    /// other than the scan's.
+    #[inline]
+    pub(crate) fn cut_worse(self, best: f64) -> Cut {
+        match self {
+            Valuation::Minimax => Cut::Largest(best as u32 + 1),
+            Valuation::ExpectedSize => Cut::SumSquares(best as u64 + 1),
+            Valuation::Entropy => self.cut(best),
+            Valuation::MostParts => Cut::Parts(((-best) as u32).saturating_sub(1)),
+        }
+    }
+
     /// What a scan must prepare for [`Valuation::key_of`] and exact ties.
     pub(crate) fn detail(self) -> Detail {
         match self {

@@ -60,18 +60,50 @@ pub(super) struct BestGuess<'t> {
     offset: usize,
     pub(super) best: Option<Candidate>,
     pub(super) reached: bool,
+    /// Positions are ranks in tie order, and an equal guess of lower rank replaces the best:
+    /// the guesses are not scanned in tie order (see [`BestGuess::ranked`]).
+    ranks: Option<Rank>,
+}
+
+/// A guess's place in the tie order of the whole pool, from its index (increasing or
+/// decreasing), counted from 1: 0 is left for a best guess from an earlier part of the order.
+#[derive(Clone, Copy)]
+pub(super) struct Rank {
+    pub(super) largest: bool,
+    pub(super) codes: usize,
+}
+
+impl Rank {
+    #[inline]
+    pub(super) fn of(self, g: CodeIndex) -> usize {
+        if self.largest {
+            self.codes - g.get()
+        } else {
+            g.get() + 1
+        }
+    }
 }
 
 impl<'t> BestGuess<'t> {
     /// A scan of guesses from position `offset` on, after `best` from earlier positions.
     pub(super) fn new(valuation: Valuation, target: &'t Target, offset: usize, best: Option<Candidate>) -> Self {
-        BestGuess { valuation, target, offset, best, reached: false }
+        BestGuess { valuation, target, offset, best, reached: false, ranks: None }
+    }
+
+    /// A scan of guesses in any order that ends with the first in tie order of the best value
+    /// found: a guess of equal value is counted to the end (not cut) and replaces the best when
+    /// of lower rank. `best`'s position must be a rank, or 0 for a guess that comes first.
+    pub(super) fn ranked(valuation: Valuation, target: &'t Target, rank: Rank, best: Option<Candidate>) -> Self {
+        BestGuess { valuation, target, offset: 0, best, reached: false, ranks: Some(rank) }
     }
 }
 
 impl Fold for BestGuess<'_> {
     fn cut(&self) -> Cut {
-        self.best.as_ref().map_or(Cut::Never, |b| self.valuation.cut(b.key))
+        self.best.as_ref().map_or(Cut::Never, |b| match self.ranks {
+            Some(_) => self.valuation.cut_worse(b.key),
+            None => self.valuation.cut(b.key),
+        })
     }
 
     #[inline]
@@ -80,14 +112,20 @@ impl Fold for BestGuess<'_> {
         let key = v.key_of(p);
         let entropy = v == Valuation::Entropy;
         let mut sizes: Option<Counts> = None;
+        let position = match self.ranks {
+            Some(rank) => rank.of(p.guess()),
+            None => self.offset + p.position(),
+        };
         if let Some(b) = &self.best {
-            if compare(v, key, || *sizes.insert(p.sizes()), b.key, &b.sizes) != Ordering::Less {
-                return true;
+            match compare(v, key, || *sizes.insert(p.sizes()), b.key, &b.sizes) {
+                Ordering::Less => {}
+                Ordering::Equal if self.ranks.is_some() && position < b.position => {}
+                _ => return true,
             }
         }
         let sizes = if entropy { sizes.unwrap_or_else(|| p.sizes()) } else { [0; MAX_FEEDBACKS] };
         let reached = compare(v, key, || sizes, self.target.key, &self.target.sizes) != Ordering::Greater;
-        self.best = Some(Candidate { position: self.offset + p.position(), guess: p.guess(), key, sizes });
+        self.best = Some(Candidate { position, guess: p.guess(), key, sizes });
         self.reached = reached;
         !reached
     }

@@ -10,7 +10,7 @@ use mmtree_core::{canonical_indices, CodeIndex, Guesses, Scan, Symmetry, Variant
 
 use rayon::prelude::*;
 
-use super::best::{BestGuess, Candidate, Target};
+use super::best::{BestGuess, Candidate, Rank, Target};
 use super::multisets::Multisets;
 use super::{Representatives, Solver};
 use crate::rule::{GuessRule, Method, Pool, Ties};
@@ -169,18 +169,37 @@ impl Solver<'_> {
                 Guesses::List(&order)
             };
             // With the codes grouped by multiset: the best value first, then the first guess in
-            // order to reach it (from the groups that may, when the guesses are a list).
+            // order to reach it. A list is scanned ranked, group by group, so what is left is
+            // the groups not scanned that may reach it, before the guess found.
             let list = (!small).then_some(order.as_slice());
             // A pool cut down by symmetry is scanned as it is: the groups hold every code.
             let multisets = multisets.filter(|_| reduced.is_none());
+            let rank = Rank { largest: filter.largest, codes: self.space.len() };
             best = match multisets {
                 Some(groups) => {
-                    match groups.best_value(self.space, rule.valuation, candidates, &target, best.as_ref(), list) {
+                    let value = groups.best_value(
+                        self.space,
+                        rule.valuation,
+                        candidates,
+                        &target,
+                        best.as_ref(),
+                        list.map(|list| (list, rank)),
+                    );
+                    match value {
                         Some(found) if small => scan_to(&Target::of(&found.value), guesses, offset, best).0,
                         Some(found) => {
-                            let reaching: Vec<CodeIndex> =
-                                order.iter().copied().filter(|&g| groups.may_reach(&found, g)).collect();
-                            scan_to(&Target::of(&found.value), Guesses::List(&reaching), offset, best).0
+                            let before = found.value.position;
+                            let left: Vec<CodeIndex> = (order.iter().copied())
+                                .take_while(|&g| rank.of(g) < before)
+                                .filter(|&g| groups.may_reach(&found, g))
+                                .collect();
+                            match left.is_empty() {
+                                true => Some(found.value),
+                                false => match scan_to(&Target::of(&found.value), Guesses::List(&left), offset, best) {
+                                    (earlier, true) => earlier,
+                                    _ => Some(found.value),
+                                },
+                            }
                         }
                         None => best,
                     }

@@ -7,14 +7,20 @@
 //! Deep in a tree, where the candidates share a few multisets, most multisets' bounds are no
 //! better than a good guess found early, and their arrangements are never scored.
 //!
-//! This finds the best value only; the guess the rule plays is then the first in its own
+//! On sets larger than `LAID_OUT_MAX`, the bound also sees positions: a guess's blacks on
+//! one share add up to at most what its colours can match there, position by position, and
+//! few blacks in all leave some part large.
+//!
+//! This finds the best value, and (when the guesses are a list) the first guess in tie order
+//! to reach it among the groups scanned; the guess the rule plays is then the first in its own
 //! order to reach it (see `choice`), so the tree is the same as with a full scan.
 
 use std::cmp::Ordering;
 
 use mmtree_core::{CodeIndex, CodePool, CodeSpace, Counts, Guesses, Scan, MAX_COLOURS, MAX_PEGS};
 
-use super::best::{compare, ideal_partition, BestGuess, Candidate, Target};
+use super::best::{compare, ideal_partition, BestGuess, Candidate, Rank, Target};
+use super::choice::LAID_OUT_MAX;
 use crate::valuation::Valuation;
 
 /// A colour multiset: how many pegs of each colour.
@@ -22,7 +28,10 @@ type Multiset = [u8; MAX_COLOURS as usize];
 
 /// The best value on a candidate set, and the groups whose bound does not exclude it.
 pub(super) struct BestValue {
+    /// The value, with a guess that reaches it (the first in tie order among the groups
+    /// scanned, when ranked).
     pub(super) value: Candidate,
+    /// The groups whose bound does not exclude the value, and not scanned when ranked.
     reaching: Vec<bool>,
 }
 
@@ -33,6 +42,16 @@ pub(super) struct Multisets {
     group_of: Vec<u32>,
     /// `feedbacks[t][d]`: how many feedbacks have total `b + w = t` and at most `d` blacks.
     feedbacks: [[usize; PEGS]; PEGS],
+    /// `blacks[t]`: the blacks of the feedbacks with total `t`, increasing.
+    blacks: Vec<Vec<u8>>,
+}
+
+/// Per share of the candidates (those of one colour multiset): how many have each colour at
+/// each position, `n * k` counts a share.
+struct Places {
+    n: usize,
+    k: usize,
+    counts: Vec<u32>,
 }
 
 const PEGS: usize = MAX_PEGS as usize + 1;
@@ -50,11 +69,14 @@ impl Multisets {
     pub(super) fn new(space: &CodeSpace) -> Option<Multisets> {
         space.scheme().by_total()?;
         let mut feedbacks = [[0; PEGS]; PEGS];
+        let mut blacks = vec![Vec::new(); PEGS];
         for fb in space.scheme().all() {
             for count in &mut feedbacks[usize::from(fb.black + fb.white)][usize::from(fb.black)..] {
                 *count += 1;
             }
+            blacks[usize::from(fb.black + fb.white)].push(fb.black);
         }
+        blacks.iter_mut().for_each(|b| b.sort_unstable());
         let (group_of, count) = space.multiset_numbers();
         let mut members: Vec<Vec<CodeIndex>> = vec![Vec::new(); count];
         for (code, &group) in group_of.iter().enumerate() {
@@ -62,12 +84,14 @@ impl Multisets {
         }
         let groups =
             members.into_iter().map(|codes| (multiset(space, codes[0]), CodePool::new(space, codes))).collect();
-        Some(Multisets { groups, group_of, feedbacks })
+        Some(Multisets { groups, group_of, feedbacks, blacks })
     }
 
     /// The best value of a guess on `candidates` that is strictly better than `best` (of any
     /// guess when `None`): `None` when there is none. The guesses are those of `list`, or every
-    /// code when `None`; either way they must hold a best guess of the whole pool.
+    /// code when `None`; either way they must hold a best guess of the whole pool. A list comes
+    /// with the tie order: the guess returned is then the first of that value in tie order
+    /// among the groups scanned, and `best`, if any, comes before every guess.
     pub(super) fn best_value(
         &self,
         space: &CodeSpace,
@@ -75,8 +99,9 @@ impl Multisets {
         candidates: &[CodeIndex],
         ideal: &Target,
         best: Option<&Candidate>,
-        list: Option<&[CodeIndex]>,
+        list: Option<(&[CodeIndex], Rank)>,
     ) -> Option<BestValue> {
+        let (list, rank) = (list.map(|(list, _)| list), list.map(|(_, rank)| rank));
         let mut share = vec![0u32; self.groups.len()];
         // The positions where each colour occurs in some candidate: a guess's blacks come
         // from those alone.
@@ -90,6 +115,7 @@ impl Multisets {
         let shares: Vec<(&Multiset, u32)> =
             share.iter().zip(&self.groups).filter(|(&n, _)| n > 0).map(|(&n, (m, _))| (m, n)).collect();
         let live = at.map(|positions| positions.count_ones() as u8);
+        let places = (candidates.len() > LAID_OUT_MAX).then(|| self.places(space, candidates, &share));
         // The guesses of each group (a list's, in its order).
         let mut lists: Vec<Vec<CodeIndex>> = Vec::new();
         if let Some(list) = list {
@@ -99,15 +125,20 @@ impl Multisets {
             }
         }
         // Each group's bound, most promising first (ties in the groups' order).
-        let mut bounds: Vec<(f64, Counts, usize)> = (0..self.groups.len())
-            .filter(|&g| list.is_none() || !lists[g].is_empty())
-            .map(|g| {
-                let sizes = self.bound(&self.groups[g].0, &shares, &live);
-                (valuation.key(&sizes), sizes, g)
-            })
-            .collect();
+        let mut sums = Vec::new();
+        let mut bounds: Vec<(f64, Counts, usize)> = Vec::new();
+        for g in (0..self.groups.len()).filter(|&g| list.is_none() || !lists[g].is_empty()) {
+            let sizes = self.bound(&self.groups[g].0, &shares, &live, places.as_ref(), &mut sums);
+            bounds.push((valuation.key(&sizes), sizes, g));
+        }
         bounds.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal).then(a.2.cmp(&b.2)));
-        let mut found = BestGuess::new(valuation, ideal, 0, best.cloned());
+        let mut found = match rank {
+            Some(rank) => {
+                BestGuess::ranked(valuation, ideal, rank, best.map(|b| Candidate { position: 0, ..b.clone() }))
+            }
+            None => BestGuess::new(valuation, ideal, 0, best.cloned()),
+        };
+        let mut scanned = vec![false; self.groups.len()];
         for &(key, sizes, g) in &bounds {
             if let Some(b) = &found.best {
                 // Checked for every group: float keys may order near-ties either way.
@@ -119,6 +150,7 @@ impl Multisets {
                 Some(_) => Guesses::List(&lists[g]),
                 None => Guesses::Pool(&self.groups[g].1, false),
             };
+            scanned[g] = rank.is_some();
             let scan = Scan::new(space, guesses, candidates).detail(valuation.detail());
             let before = found;
             found = scan.parallel(true).run(|| before.clone());
@@ -132,30 +164,67 @@ impl Multisets {
             }
             (f, _) => f,
         }?;
-        // The groups that may reach it.
+        // The groups left that may reach it.
         let mut reaching = vec![false; self.groups.len()];
         for (key, sizes, g) in &bounds {
-            reaching[*g] = compare(valuation, *key, || *sizes, value.key, &value.sizes) != Ordering::Greater;
+            reaching[*g] =
+                !scanned[*g] && compare(valuation, *key, || *sizes, value.key, &value.sizes) != Ordering::Greater;
         }
         Some(BestValue { value, reaching })
     }
 
-    /// Whether a guess's group may reach the best value.
+    /// Whether a guess's group may reach the best value (and was not scanned, when ranked).
     pub(super) fn may_reach(&self, best: &BestValue, guess: CodeIndex) -> bool {
         best.reaching[self.group_of[guess.get()] as usize]
+    }
+
+    /// How many candidates of each share have each colour at each position.
+    fn places(&self, space: &CodeSpace, candidates: &[CodeIndex], share: &[u32]) -> Places {
+        let (n, k) = (usize::from(space.game().n()), usize::from(space.game().k()));
+        let mut slot = vec![0; self.groups.len()];
+        let mut next = 0;
+        for (slot, _) in slot.iter_mut().zip(share).filter(|(_, &count)| count > 0) {
+            *slot = next;
+            next += 1;
+        }
+        let mut counts = vec![0; next * n * k];
+        for &c in candidates {
+            let base = slot[self.group_of[c.get()] as usize] * n * k;
+            for (i, &p) in space.code(c).pegs().iter().enumerate() {
+                counts[base + i * k + usize::from(p)] += 1;
+            }
+        }
+        Places { n, k, counts }
     }
 
     /// The best split any arrangement of `guess` can make of candidates with these `shares` of
     /// multisets, where colour `c` occurs at `live[c]` positions: each total's candidates in as
     /// many equal parts as it has feedbacks with no more blacks than the guess's pegs of live
-    /// colours can score; largest first.
-    fn bound(&self, guess: &Multiset, shares: &[(&Multiset, u32)], live: &Multiset) -> Counts {
+    /// colours can score, the largest no smaller than the blacks `places` allow (see
+    /// [`least_largest`]); largest first. `sums` is scratch space.
+    fn bound(
+        &self,
+        guess: &Multiset,
+        shares: &[(&Multiset, u32)],
+        live: &Multiset,
+        places: Option<&Places>,
+        sums: &mut Vec<u32>,
+    ) -> Counts {
         let blacks: u8 = guess.iter().zip(live).map(|(a, b)| *a.min(b)).sum();
         let blacks = usize::from(blacks).min(PEGS - 1);
         let mut per_total = [0u32; MAX_PEGS as usize + 1];
-        for (share, count) in shares {
+        if let Some(places) = places {
+            sums.clear();
+            sums.resize(PEGS * places.n * places.k, 0);
+        }
+        for (i, (share, count)) in shares.iter().enumerate() {
             let common: u8 = guess.iter().zip(share.iter()).map(|(a, b)| *a.min(b)).sum();
             per_total[usize::from(common)] += count;
+            if let Some(p) = places {
+                let size = p.n * p.k;
+                let into = &mut sums[usize::from(common) * size..][..size];
+                into.iter_mut().zip(&p.counts[i * size..][..size]).for_each(|(s, c)| *s += c);
+            }
         }
         let mut sizes: Counts = [0; mmtree_core::MAX_FEEDBACKS];
         let mut len = 0;
@@ -164,7 +233,16 @@ impl Multisets {
                 continue;
             }
             let f = self.feedbacks[t][blacks];
-            let ideal = ideal_partition(m as usize, f);
+            let mut ideal = ideal_partition(m as usize, f);
+            if let Some(p) = places {
+                let mass = p.most_blacks(guess, &sums[t * p.n * p.k..][..p.n * p.k]);
+                let largest = least_largest(m, &self.blacks[t][..f], mass);
+                if largest > ideal[0] {
+                    let rest = ideal_partition((m - largest) as usize, f - 1);
+                    ideal[0] = largest;
+                    ideal[1..f].copy_from_slice(&rest[..f - 1]);
+                }
+            }
             for &s in ideal[..f].iter().filter(|&&s| s > 0) {
                 sizes[len] = s;
                 len += 1;
@@ -172,5 +250,139 @@ impl Multisets {
         }
         sizes[..len].sort_unstable_by(|a, b| b.cmp(a));
         sizes
+    }
+}
+
+impl Places {
+    /// The most blacks an arrangement of `guess` can score in all on candidates with these
+    /// `counts` (colour by position): at each position the best of its colours, and for each
+    /// colour its best positions, as many as it has pegs.
+    fn most_blacks(&self, guess: &Multiset, counts: &[u32]) -> u32 {
+        let (n, k) = (self.n, self.k);
+        let colours = || (0..k).filter(|&c| guess[c] > 0);
+        let by_position: u32 = (0..n).map(|i| colours().map(|c| counts[i * k + c]).max().unwrap_or(0)).sum();
+        let mut column = [0u32; MAX_PEGS as usize];
+        let by_colour: u32 = colours()
+            .map(|c| {
+                for (i, slot) in column[..n].iter_mut().enumerate() {
+                    *slot = counts[i * k + c];
+                }
+                column[..n].sort_unstable_by(|a, b| b.cmp(a));
+                column[..usize::from(guess[c]).min(n)].iter().sum::<u32>()
+            })
+            .sum();
+        by_position.min(by_colour)
+    }
+}
+
+/// The least largest part of `m` candidates split over feedbacks with these `blacks`
+/// (increasing) when their blacks add up to at most `mass`: parts of at most `l` need at
+/// least the blacks of `l` candidates on each of the fewest blacks, until all are placed.
+fn least_largest(m: u32, blacks: &[u8], mass: u32) -> u32 {
+    let fewest = |l: u32| -> Option<u64> {
+        let (mut left, mut sum) = (m, 0u64);
+        for &b in blacks {
+            let take = left.min(l);
+            sum += u64::from(take) * u64::from(b);
+            left -= take;
+        }
+        (left == 0).then_some(sum)
+    };
+    let (mut low, mut high) = (1, m);
+    while low < high {
+        let mid = (low + high) / 2;
+        if fewest(mid).is_some_and(|sum| sum <= u64::from(mass)) {
+            high = mid;
+        } else {
+            low = mid + 1;
+        }
+    }
+    low
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mmtree_core::{Game, GameSpec, MemoryLimit, Variant};
+
+    /// Every arrangement of every multiset splits a set no better than its group's bound, under
+    /// each valuation, with and without the bound that sees positions (checked by splitting).
+    #[test]
+    fn no_arrangement_beats_its_bound() {
+        let mut distinct = GameSpec::mastermind(4, 7);
+        distinct.variant = Variant::Distinct;
+        for spec in [GameSpec::mastermind(5, 4), GameSpec::mastermind(4, 5), distinct] {
+            let space = CodeSpace::new(Game::new(spec).unwrap(), MemoryLimit(1 << 30)).unwrap();
+            let groups = Multisets::new(&space).unwrap();
+            let all: Vec<CodeIndex> = (0..space.len() as u32).map(CodeIndex::from_index).collect();
+            // Sets of every size down to a few: the parts of two guesses in turn.
+            let mut sets = vec![all.clone()];
+            for first in [0, space.len() / 3] {
+                for (_, part) in space.split(CodeIndex::from_index(first as u32), &all) {
+                    let second = CodeIndex::from_index((space.len() / 2) as u32);
+                    sets.extend(space.split(second, &part).into_iter().map(|(_, p)| p));
+                    sets.push(part);
+                }
+            }
+            for set in sets.iter().filter(|s| s.len() >= 2) {
+                let mut share = vec![0u32; groups.groups.len()];
+                let mut at = [0u16; MAX_COLOURS as usize];
+                for &c in set {
+                    for (i, &p) in space.code(c).pegs().iter().enumerate() {
+                        at[usize::from(p)] |= 1 << i;
+                    }
+                    share[groups.group_of[c.get()] as usize] += 1;
+                }
+                let shares: Vec<(&Multiset, u32)> =
+                    (share.iter().zip(&groups.groups)).filter(|(&n, _)| n > 0).map(|(&n, (m, _))| (m, n)).collect();
+                let live = at.map(|positions| positions.count_ones() as u8);
+                let places = groups.places(&space, set, &share);
+                let mut sums = Vec::new();
+                for (multiset, pool) in &groups.groups {
+                    let plain = groups.bound(multiset, &shares, &live, None, &mut sums);
+                    let sharp = groups.bound(multiset, &shares, &live, Some(&places), &mut sums);
+                    for &g in pool.indices() {
+                        let mut sizes: Vec<u32> = space.split(g, set).iter().map(|(_, p)| p.len() as u32).collect();
+                        sizes.sort_unstable_by(|a, b| b.cmp(a));
+                        for valuation in Valuation::ALL {
+                            for bound in [&plain, &sharp] {
+                                let n = bound.iter().take_while(|&&s| s > 0).count();
+                                assert_ne!(
+                                    valuation.compare(&bound[..n], &sizes),
+                                    Ordering::Greater,
+                                    "{spec:?} {valuation:?}: {:?} beats the bound {:?} on {} codes",
+                                    space.code(g),
+                                    &bound[..n],
+                                    set.len()
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The least largest part, against every split of a few codes over three feedbacks.
+    #[test]
+    fn least_largest_matches_every_split() {
+        let blacks = [0u8, 1, 3];
+        for m in 1..=12u32 {
+            for mass in 0..=3 * m {
+                let mut best = None;
+                for a in 0..=m {
+                    for b in 0..=m - a {
+                        let c = m - a - b;
+                        if b + 3 * c <= mass {
+                            let largest = a.max(b).max(c);
+                            best = Some(best.map_or(largest, |l: u32| l.min(largest)));
+                        }
+                    }
+                }
+                if let Some(best) = best {
+                    assert_eq!(least_largest(m, &blacks, mass), best, "{m} codes, {mass} blacks");
+                }
+            }
+        }
     }
 }
