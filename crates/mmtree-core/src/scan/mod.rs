@@ -24,6 +24,7 @@ mod single;
 mod tests;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -232,6 +233,60 @@ pub struct Scan<'a> {
     candidates: &'a [CodeIndex],
     detail: Detail,
     parallel: bool,
+    /// The candidates' probes, shared with other scans of them (see [`Prepared`]).
+    shared: Option<&'a OnceLock<ProbeSet>>,
+}
+
+/// Candidates that several scans share: what the kernels build from them (their probes) is
+/// built once, on first need, not once a scan.
+///
+/// ```
+/// use mmtree_core::{CodeSpace, Cut, Detail, Fold, Game, GameSpec, Guesses, MemoryLimit, Partition, Prepared};
+/// let space = CodeSpace::new(Game::new(GameSpec::mastermind(4, 6))?, MemoryLimit(1 << 30))?;
+/// let all = space.all_indices();
+/// /// The largest part of any guess scanned.
+/// struct Largest(u32);
+/// impl Fold for Largest {
+///     fn cut(&self) -> Cut {
+///         Cut::Never
+///     }
+///     fn visit(&mut self, p: &Partition) -> bool {
+///         self.0 = self.0.max(p.largest());
+///         true
+///     }
+///     fn merge(self, later: Self) -> Self {
+///         Largest(self.0.max(later.0))
+///     }
+/// }
+/// let prepared = Prepared::new(&space, &all);
+/// // Two scans of the same candidates: 1111-1166, then 1211-6666.
+/// let (first, rest) = all.split_at(36);
+/// let a = prepared.scan(Guesses::List(first)).detail(Detail::Moments).run(|| Largest(0));
+/// let b = prepared.scan(Guesses::List(rest)).detail(Detail::Moments).run(|| Largest(0));
+/// assert_eq!((a.0, b.0), (625, 625)); // 1111 and 6666 leave the 625 codes without their colour
+/// # Ok::<(), mmtree_core::GameError>(())
+/// ```
+pub struct Prepared<'a> {
+    space: &'a CodeSpace,
+    candidates: &'a [CodeIndex],
+    probes: OnceLock<ProbeSet>,
+}
+
+impl<'a> Prepared<'a> {
+    /// The candidates `candidates` (sorted, of `space`), nothing built yet.
+    pub fn new(space: &'a CodeSpace, candidates: &'a [CodeIndex]) -> Prepared<'a> {
+        Prepared { space, candidates, probes: OnceLock::new() }
+    }
+
+    /// The candidates.
+    pub fn candidates(&self) -> &'a [CodeIndex] {
+        self.candidates
+    }
+
+    /// A scan of `guesses` on these candidates (as [`Scan::new`]).
+    pub fn scan(&'a self, guesses: Guesses<'a>) -> Scan<'a> {
+        Scan { shared: Some(&self.probes), ..Scan::new(self.space, guesses, self.candidates) }
+    }
 }
 
 /// The way a scan is answered.
@@ -250,7 +305,7 @@ impl<'a> Scan<'a> {
     /// A scan of `guesses` on `candidates` (sorted, of `space`), wanting [`Detail::Counts`],
     /// on the calling thread.
     pub fn new(space: &'a CodeSpace, guesses: Guesses<'a>, candidates: &'a [CodeIndex]) -> Scan<'a> {
-        Scan { space, guesses, candidates, detail: Detail::Counts, parallel: false }
+        Scan { space, guesses, candidates, detail: Detail::Counts, parallel: false, shared: None }
     }
 
     /// What the fold reads of each partition.
@@ -311,17 +366,15 @@ impl<'a> Scan<'a> {
                 let source = Source::Blocks(&blocks);
                 self.drive(guesses, 64, parallel, &init, |r, f| single::scan_range(self, r, source, f))
             }
-            Path::Pairwise => {
-                let probes = self.probes();
+            Path::Pairwise => self.with_probes(|probes| {
                 let ranks = self.detail == Detail::Sizes;
                 let units = guesses.div_ceil(BLOCK);
-                self.drive(units, 4, parallel, &init, |r, f| blocks::pairwise(self, r, &probes, ranks, f))
-            }
-            Path::Histograms => {
-                let probes = self.probes();
+                self.drive(units, 4, parallel, &init, |r, f| blocks::pairwise(self, r, probes, ranks, f))
+            }),
+            Path::Histograms => self.with_probes(|probes| {
                 let units = guesses.div_ceil(BLOCK);
-                self.drive(units, 4, parallel, &init, |r, f| blocks::histograms(self, r, &probes, f))
-            }
+                self.drive(units, 4, parallel, &init, |r, f| blocks::histograms(self, r, probes, f))
+            }),
         }
     }
 
@@ -348,6 +401,14 @@ impl<'a> Scan<'a> {
             return if table { Path::Single } else { Path::CandidateBlocks };
         }
         Path::Histograms
+    }
+
+    /// Calls `f` with the candidates' probes: the shared ones, or built for this scan.
+    fn with_probes<R>(&self, f: impl FnOnce(&ProbeSet) -> R) -> R {
+        match self.shared {
+            Some(shared) => f(shared.get_or_init(|| self.probes())),
+            None => f(&self.probes()),
+        }
     }
 
     fn probes(&self) -> ProbeSet {

@@ -6,7 +6,7 @@
 //! extreme member in tie order, which no other member can beat strictly, so the first best
 //! guess is the plain rule's.
 
-use mmtree_core::{canonical_indices, CodeIndex, Guesses, Scan, Symmetry, Variant};
+use mmtree_core::{canonical_indices, CodeIndex, Guesses, Prepared, Symmetry, Variant};
 
 use rayon::prelude::*;
 
@@ -123,8 +123,10 @@ impl Solver<'_> {
         }
         let filter = self.filter(candidates, symmetry, rule.ties == Ties::Largest).blanks(self);
         let target = Target::ideal(rule.valuation, candidates.len(), self.space.feedback_bound(candidates));
+        // The candidates' probes, built once for every scan of this node.
+        let prepared = Prepared::new(self.space, candidates);
         let scan_to = |target: &Target, guesses: Guesses, offset: usize, best: Option<Candidate>| {
-            let scan = Scan::new(self.space, guesses, candidates).detail(rule.valuation.detail()).parallel(true);
+            let scan = prepared.scan(guesses).detail(rule.valuation.detail()).parallel(true);
             let found = scan.run(|| BestGuess::new(rule.valuation, target, offset, best.clone()));
             (found.best, found.reached)
         };
@@ -180,7 +182,7 @@ impl Solver<'_> {
                     let value = groups.best_value(
                         self.space,
                         rule.valuation,
-                        candidates,
+                        &prepared,
                         &target,
                         best.as_ref(),
                         list.map(|list| (list, rank)),

@@ -17,7 +17,7 @@
 
 use std::cmp::Ordering;
 
-use mmtree_core::{CodeIndex, CodePool, CodeSpace, Counts, Guesses, Scan, MAX_COLOURS, MAX_PEGS};
+use mmtree_core::{CodeIndex, CodePool, CodeSpace, Counts, Guesses, Prepared, MAX_COLOURS, MAX_PEGS};
 
 use super::best::{compare, ideal_partition, BestGuess, Candidate, Rank, Target};
 use super::choice::LAID_OUT_MAX;
@@ -96,11 +96,12 @@ impl Multisets {
         &self,
         space: &CodeSpace,
         valuation: Valuation,
-        candidates: &[CodeIndex],
+        prepared: &Prepared,
         ideal: &Target,
         best: Option<&Candidate>,
         list: Option<(&[CodeIndex], Rank)>,
     ) -> Option<BestValue> {
+        let candidates = prepared.candidates();
         let (list, rank) = (list.map(|(list, _)| list), list.map(|(_, rank)| rank));
         let mut share = vec![0u32; self.groups.len()];
         // The positions where each colour occurs in some candidate: a guess's blacks come
@@ -125,13 +126,33 @@ impl Multisets {
             }
         }
         // Each group's bound, most promising first (ties in the groups' order).
+        // Each group's bound, most promising first (ties in the groups' order); sharpened by
+        // the positions only for the groups the plain bound does not rule out.
         let mut sums = Vec::new();
         let mut bounds: Vec<(f64, Counts, usize)> = Vec::new();
         for g in (0..self.groups.len()).filter(|&g| list.is_none() || !lists[g].is_empty()) {
-            let sizes = self.bound(&self.groups[g].0, &shares, &live, places.as_ref(), &mut sums);
+            let sizes = self.bound(&self.groups[g].0, &shares, &live, None, &mut sums);
             bounds.push((valuation.key(&sizes), sizes, g));
         }
         bounds.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal).then(a.2.cmp(&b.2)));
+        let mut sharpen = |bound: &(f64, Counts, usize)| match &places {
+            Some(places) => {
+                let sizes = self.bound(&self.groups[bound.2].0, &shares, &live, Some(places), &mut sums);
+                (valuation.key(&sizes), sizes)
+            }
+            None => (bound.0, bound.1),
+        };
+        let beats = |(key, sizes): (f64, Counts), b: &Candidate, or_ties: bool| match compare(
+            valuation,
+            key,
+            || sizes,
+            b.key,
+            &b.sizes,
+        ) {
+            Ordering::Less => true,
+            Ordering::Equal => or_ties,
+            Ordering::Greater => false,
+        };
         let mut found = match rank {
             Some(rank) => {
                 BestGuess::ranked(valuation, ideal, rank, best.map(|b| Candidate { position: 0, ..b.clone() }))
@@ -139,10 +160,11 @@ impl Multisets {
             None => BestGuess::new(valuation, ideal, 0, best.cloned()),
         };
         let mut scanned = vec![false; self.groups.len()];
-        for &(key, sizes, g) in &bounds {
+        for bound in &bounds {
+            let g = bound.2;
             if let Some(b) = &found.best {
                 // Checked for every group: float keys may order near-ties either way.
-                if compare(valuation, key, || sizes, b.key, &b.sizes) != Ordering::Less {
+                if !beats((bound.0, bound.1), b, false) || !beats(sharpen(bound), b, false) {
                     continue;
                 }
             }
@@ -151,7 +173,7 @@ impl Multisets {
                 None => Guesses::Pool(&self.groups[g].1, false),
             };
             scanned[g] = rank.is_some();
-            let scan = Scan::new(space, guesses, candidates).detail(valuation.detail());
+            let scan = prepared.scan(guesses).detail(valuation.detail());
             let before = found;
             found = scan.parallel(true).run(|| before.clone());
             if found.reached {
@@ -166,9 +188,9 @@ impl Multisets {
         }?;
         // The groups left that may reach it.
         let mut reaching = vec![false; self.groups.len()];
-        for (key, sizes, g) in &bounds {
-            reaching[*g] =
-                !scanned[*g] && compare(valuation, *key, || *sizes, value.key, &value.sizes) != Ordering::Greater;
+        for bound in &bounds {
+            let g = bound.2;
+            reaching[g] = !scanned[g] && beats((bound.0, bound.1), &value, true) && beats(sharpen(bound), &value, true);
         }
         Some(BestValue { value, reaching })
     }
