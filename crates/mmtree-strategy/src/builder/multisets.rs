@@ -103,19 +103,8 @@ impl Multisets {
     ) -> Option<BestValue> {
         let candidates = prepared.candidates();
         let (list, rank) = (list.map(|(list, _)| list), list.map(|(_, rank)| rank));
-        let mut share = vec![0u32; self.groups.len()];
-        // The positions where each colour occurs in some candidate: a guess's blacks come
-        // from those alone.
-        let mut at = [0u16; MAX_COLOURS as usize];
-        for &c in candidates {
-            for (i, &p) in space.code(c).pegs().iter().enumerate() {
-                at[usize::from(p)] |= 1 << i;
-            }
-            share[self.group_of[c.get()] as usize] += 1;
-        }
-        let shares: Vec<(&Multiset, u32)> =
-            share.iter().zip(&self.groups).filter(|(&n, _)| n > 0).map(|(&n, (m, _))| (m, n)).collect();
-        let live = at.map(|positions| positions.count_ones() as u8);
+        let (share, live) = self.shares(space, candidates);
+        let shares = self.nonempty(&share);
         let places = (candidates.len() > LAID_OUT_MAX).then(|| self.places(space, candidates, &share));
         // The guesses of each group (a list's, in its order).
         let mut lists: Vec<Vec<CodeIndex>> = Vec::new();
@@ -198,6 +187,25 @@ impl Multisets {
     /// Whether a guess's group may reach the best value (and was not scanned, when ranked).
     pub(super) fn may_reach(&self, best: &BestValue, guess: CodeIndex) -> bool {
         best.reaching[self.group_of[guess.get()] as usize]
+    }
+
+    /// How many candidates each group holds, and at how many positions each colour occurs in
+    /// some candidate (a guess's blacks come from those alone).
+    fn shares(&self, space: &CodeSpace, candidates: &[CodeIndex]) -> (Vec<u32>, Multiset) {
+        let mut share = vec![0u32; self.groups.len()];
+        let mut at = [0u16; MAX_COLOURS as usize];
+        for &c in candidates {
+            for (i, &p) in space.code(c).pegs().iter().enumerate() {
+                at[usize::from(p)] |= 1 << i;
+            }
+            share[self.group_of[c.get()] as usize] += 1;
+        }
+        (share, at.map(|positions| positions.count_ones() as u8))
+    }
+
+    /// The groups holding candidates, with how many.
+    fn nonempty(&self, share: &[u32]) -> Vec<(&Multiset, u32)> {
+        share.iter().zip(&self.groups).filter(|(&n, _)| n > 0).map(|(&n, (m, _))| (m, n)).collect()
     }
 
     /// How many candidates of each share have each colour at each position.
@@ -347,17 +355,8 @@ mod tests {
                 }
             }
             for set in sets.iter().filter(|s| s.len() >= 2) {
-                let mut share = vec![0u32; groups.groups.len()];
-                let mut at = [0u16; MAX_COLOURS as usize];
-                for &c in set {
-                    for (i, &p) in space.code(c).pegs().iter().enumerate() {
-                        at[usize::from(p)] |= 1 << i;
-                    }
-                    share[groups.group_of[c.get()] as usize] += 1;
-                }
-                let shares: Vec<(&Multiset, u32)> =
-                    (share.iter().zip(&groups.groups)).filter(|(&n, _)| n > 0).map(|(&n, (m, _))| (m, n)).collect();
-                let live = at.map(|positions| positions.count_ones() as u8);
+                let (share, live) = groups.shares(&space, set);
+                let shares = groups.nonempty(&share);
                 let places = groups.places(&space, set, &share);
                 let mut sums = Vec::new();
                 for (multiset, pool) in &groups.groups {
