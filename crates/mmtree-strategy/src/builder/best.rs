@@ -119,7 +119,8 @@ impl Fold for BestGuess<'_> {
         if let Some(b) = &self.best {
             match compare(v, key, || *sizes.insert(p.sizes()), b.key, &b.sizes) {
                 Ordering::Less => {}
-                Ordering::Equal if self.ranks.is_some() && position < b.position => {}
+                // In tie order, the guess itself (a seed met again) ends a scan that seeks its value.
+                Ordering::Equal if self.ranks.is_some() && position <= b.position => {}
                 _ => return true,
             }
         }

@@ -14,6 +14,7 @@ use super::best::{BestGuess, Candidate, Rank, Target};
 use super::multisets::Multisets;
 use super::{Representatives, Solver};
 use crate::rule::{GuessRule, Method, Pool, Ties};
+use crate::valuation::Valuation;
 
 /// Candidate sets up to this size scan the whole pool laid out, without testing each guess
 /// against the group (cheaper than the test at this size).
@@ -23,6 +24,10 @@ pub(super) const LAID_OUT_MAX: usize = 128;
 /// `multisets`); on larger ones the second pass to the first guess of that value cost more than
 /// the bound saved ([7,6]: 20.2 s with 4,096, 22.7 s with no limit, 25.6 s with 128).
 const MULTISETS_MAX: usize = 4096;
+
+/// A ranked pass on a small set reads what is left of the groups as a list when that is at
+/// most this fraction of the pool; more, and the laid-out pool in tie order is faster.
+const FEW_LEFT: usize = 8;
 
 /// Which guesses a scan keeps: one per class of the group and of the absent colours.
 pub(crate) struct Filter<'a> {
@@ -172,12 +177,23 @@ impl Solver<'_> {
             };
             // With the codes grouped by multiset: the best value first, then the first guess in
             // order to reach it. A list is scanned ranked, group by group, so what is left is
-            // the groups not scanned that may reach it, before the guess found.
+            // the groups not scanned that may reach it, before the guess found. So is the whole
+            // pool of a small set when a ranked scan cuts as much as a plain one (see `ranked`).
             let list = (!small).then_some(order.as_slice());
             // A pool cut down by symmetry is scanned as it is: the groups hold every code.
             let multisets = multisets.filter(|_| reduced.is_none());
             let rank = Rank { largest: filter.largest, codes: self.space.len() };
-            best = match multisets {
+            let ranked = !small || ranked(rule.valuation);
+            // The first guess in tie order among `guesses` of the value of `found` (a best
+            // guess of the pool), or `found`: seeded with it, the scan cuts from its first guess.
+            let first_of = |found: &Candidate, guesses: Guesses| {
+                let seed = Candidate { position: rank.of(found.guess), ..found.clone() };
+                let target = Target::of(found);
+                let scan = prepared.scan(guesses).detail(rule.valuation.detail()).parallel(true);
+                let first = scan.run(|| BestGuess::ranked(rule.valuation, &target, rank, Some(seed.clone())));
+                first.best.map_or(found.guess, |b| b.guess)
+            };
+            match multisets {
                 Some(groups) => {
                     let value = groups.best_value(
                         self.space,
@@ -185,29 +201,32 @@ impl Solver<'_> {
                         &prepared,
                         &target,
                         best.as_ref(),
-                        list.map(|list| (list, rank)),
+                        list,
+                        ranked.then_some(rank),
                     );
-                    match value {
-                        Some(found) if small => scan_to(&Target::of(&found.value), guesses, offset, best).0,
-                        Some(found) => {
-                            let before = found.value.position;
-                            let left: Vec<CodeIndex> = (order.iter().copied())
-                                .take_while(|&g| rank.of(g) < before)
+                    let Some(found) = value else {
+                        return best.expect("BUG: a non-empty pool yields a best guess").guess;
+                    };
+                    let left = match (ranked, list) {
+                        (false, _) => None,
+                        (true, Some(order)) => Some(
+                            (order.iter().copied())
+                                .take_while(|&g| rank.of(g) < found.value.position)
                                 .filter(|&g| groups.may_reach(&found, g))
-                                .collect();
-                            match left.is_empty() {
-                                true => Some(found.value),
-                                false => match scan_to(&Target::of(&found.value), Guesses::List(&left), offset, best) {
-                                    (earlier, true) => earlier,
-                                    _ => Some(found.value),
-                                },
-                            }
-                        }
-                        None => best,
-                    }
+                                .collect(),
+                        ),
+                        // Many guesses may reach a common value (the ideal, often): the pool in
+                        // order soon meets one.
+                        (true, None) => groups.reaching_before(&found, rank, self.space.len() / FEW_LEFT),
+                    };
+                    return match left {
+                        None => first_of(&found.value, guesses),
+                        Some(left) if left.is_empty() => found.value.guess,
+                        Some(left) => first_of(&found.value, Guesses::List(&left)),
+                    };
                 }
-                None => scan_to(&target, guesses, offset, best).0,
-            };
+                None => best = scan_to(&target, guesses, offset, best).0,
+            }
         }
         best.expect("BUG: a non-empty pool yields a best guess").guess
     }
@@ -248,4 +267,12 @@ impl Solver<'_> {
         }
         all & !present
     }
+}
+
+/// Whether the one-step pass on a small set scans ranked: when a guess of equal value costs
+/// it no more than a worse one (expected size and entropy, whose cut-offs hardly move by one),
+/// the second pass then reads only the groups not scanned. Minimax and most parts cut equal
+/// guesses early in a plain scan, which a ranked one cannot.
+fn ranked(valuation: Valuation) -> bool {
+    matches!(valuation, Valuation::ExpectedSize | Valuation::Entropy)
 }

@@ -89,9 +89,10 @@ impl Multisets {
 
     /// The best value of a guess on `candidates` that is strictly better than `best` (of any
     /// guess when `None`): `None` when there is none. The guesses are those of `list`, or every
-    /// code when `None`; either way they must hold a best guess of the whole pool. A list comes
-    /// with the tie order: the guess returned is then the first of that value in tie order
-    /// among the groups scanned, and `best`, if any, comes before every guess.
+    /// code when `None`; either way they must hold a best guess of the whole pool. With the tie
+    /// order `rank`, each group is scanned in it and the guess returned is the first of that
+    /// value in tie order among the groups scanned; `best`, if any, comes before every guess.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn best_value(
         &self,
         space: &CodeSpace,
@@ -99,10 +100,10 @@ impl Multisets {
         prepared: &Prepared,
         ideal: &Target,
         best: Option<&Candidate>,
-        list: Option<(&[CodeIndex], Rank)>,
+        list: Option<&[CodeIndex]>,
+        rank: Option<Rank>,
     ) -> Option<BestValue> {
         let candidates = prepared.candidates();
-        let (list, rank) = (list.map(|(list, _)| list), list.map(|(_, rank)| rank));
         let (share, live) = self.shares(space, candidates);
         let shares = self.nonempty(&share);
         let places = (candidates.len() > LAID_OUT_MAX).then(|| self.places(space, candidates, &share));
@@ -159,7 +160,7 @@ impl Multisets {
             }
             let guesses = match list {
                 Some(_) => Guesses::List(&lists[g]),
-                None => Guesses::Pool(&self.groups[g].1, false),
+                None => Guesses::Pool(&self.groups[g].1, rank.is_some_and(|r| r.largest)),
             };
             scanned[g] = rank.is_some();
             let scan = prepared.scan(guesses).detail(valuation.detail());
@@ -187,6 +188,22 @@ impl Multisets {
     /// Whether a guess's group may reach the best value (and was not scanned, when ranked).
     pub(super) fn may_reach(&self, best: &BestValue, guess: CodeIndex) -> bool {
         best.reaching[self.group_of[guess.get()] as usize]
+    }
+
+    /// The codes of the groups that may reach the best value (see [`Multisets::may_reach`])
+    /// that come before its guess in tie order `rank`, in that order; `None` when those groups
+    /// hold more than `most` codes.
+    pub(super) fn reaching_before(&self, best: &BestValue, rank: Rank, most: usize) -> Option<Vec<CodeIndex>> {
+        let reaching = || self.groups.iter().zip(&best.reaching).filter(|(_, &reaching)| reaching);
+        if reaching().map(|((_, pool), _)| pool.len()).sum::<usize>() > most {
+            return None;
+        }
+        let before = best.value.position;
+        let mut left: Vec<CodeIndex> = reaching()
+            .flat_map(|((_, pool), _)| pool.indices().iter().copied().filter(|&g| rank.of(g) < before))
+            .collect();
+        left.sort_unstable_by_key(|&g| rank.of(g));
+        Some(left)
     }
 
     /// How many candidates each group holds, and at how many positions each colour occurs in
