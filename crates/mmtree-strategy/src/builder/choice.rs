@@ -25,8 +25,9 @@ pub(super) const LAID_OUT_MAX: usize = 128;
 /// the bound saved ([7,6]: 20.2 s with 4,096, 22.7 s with no limit, 25.6 s with 128).
 const MULTISETS_MAX: usize = 4096;
 
-/// A ranked pass on a small set reads what is left of the groups as a list when that is at
-/// most this fraction of the pool; more, and the laid-out pool in tie order is faster.
+/// The second pass on a small set reads what is left of the groups as a list when that is at
+/// most this part of the pool (one in `FEW_LEFT`); more, and the laid-out pool in tie order
+/// is faster.
 const FEW_LEFT: usize = 8;
 
 /// Which guesses a scan keeps: one per class of the group and of the absent colours.
@@ -176,9 +177,10 @@ impl Solver<'_> {
                 Guesses::List(&order)
             };
             // With the codes grouped by multiset: the best value first, then the first guess in
-            // order to reach it. A list is scanned ranked, group by group, so what is left is
-            // the groups not scanned that may reach it, before the guess found. So is the whole
-            // pool of a small set when a ranked scan cuts as much as a plain one (see `ranked`).
+            // order to reach it, among the groups that may reach it (and were not scanned
+            // ranked), before the guess found. A list is scanned ranked, group by group; so is
+            // the whole pool of a small set when a ranked scan cuts as much as a plain one (see
+            // `ranked`).
             let list = (!small).then_some(order.as_slice());
             // A pool cut down by symmetry is scanned as it is: the groups hold every code.
             let multisets = multisets.filter(|_| reduced.is_none());
@@ -207,9 +209,8 @@ impl Solver<'_> {
                     let Some(found) = value else {
                         return best.expect("BUG: a non-empty pool yields a best guess").guess;
                     };
-                    let left = match (ranked, list) {
-                        (false, _) => None,
-                        (true, Some(order)) => Some(
+                    let left = match list {
+                        Some(order) => Some(
                             (order.iter().copied())
                                 .take_while(|&g| rank.of(g) < found.value.position)
                                 .filter(|&g| groups.may_reach(&found, g))
@@ -217,7 +218,7 @@ impl Solver<'_> {
                         ),
                         // Many guesses may reach a common value (the ideal, often): the pool in
                         // order soon meets one.
-                        (true, None) => groups.reaching_before(&found, rank, self.space.len() / FEW_LEFT),
+                        None => groups.reaching_before(&found, rank, self.space.len() / FEW_LEFT),
                     };
                     return match left {
                         None => first_of(&found.value, guesses),

@@ -198,7 +198,7 @@ impl Multisets {
         if reaching().map(|((_, pool), _)| pool.len()).sum::<usize>() > most {
             return None;
         }
-        let before = best.value.position;
+        let before = rank.of(best.value.guess);
         let mut left: Vec<CodeIndex> = reaching()
             .flat_map(|((_, pool), _)| pool.indices().iter().copied().filter(|&g| rank.of(g) < before))
             .collect();
