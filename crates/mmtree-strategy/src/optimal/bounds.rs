@@ -4,7 +4,7 @@
 //! above the capacity of `D` levels proves a depth limit infeasible. Small sets get a sharper
 //! bound, or their optimum, from their candidates' own partitions.
 
-use mmtree_core::{CodeIndex, CodeSpace, Detail, Fold, Guesses, Partition, Scan};
+use mmtree_core::{CodeIndex, CodeSpace};
 
 use super::{INFINITE, UNLIMITED};
 use crate::rule::Pool;
@@ -155,14 +155,30 @@ impl Bounds {
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
         let (lower, outside) = self.narrow_of(set).map_or((&self.lower, &self.outside), |n| (&n.lower, &n.outside));
         let other = |outside: &[u32]| if pool == Pool::All { (m as u32).saturating_add(outside[m]) } else { INFINITE };
-        let other = [other(outside), other(&self.outside)];
-        let win = space.scheme().win().get();
-        let scan = Scan::new(space, Guesses::List(set), set).detail(Detail::Counts);
-        let found = scan.run(|| SmallSet { bounds: self, lower, m, win, child_depth, exact: None, other_bound: other });
+        let [mut sharp, mut plain] = [other(outside), other(&self.outside)];
+        let parts = CandidateParts::count(space, set, [lower, &self.lower]);
+        let cap = self.capacity(child_depth);
+        let mut exact: Option<(u32, CodeIndex)> = None;
+        for (&guess, part) in set.iter().zip(&parts.of) {
+            // A part past the depth's capacity makes the guess infeasible.
+            let cost = if u64::from(part.largest) > cap {
+                [INFINITE; 2]
+            } else {
+                part.sums.map(|sum| (m as u32).saturating_add(sum))
+            };
+            if part.largest <= 2 {
+                // Parts of 1 and 2 codes cost the same under both bounds; the first of
+                // least cost in the set's order is kept.
+                if exact.is_none_or(|(best, _)| cost[0] < best) {
+                    exact = Some((cost[0], guess));
+                }
+            } else {
+                (sharp, plain) = (sharp.min(cost[0]), plain.min(cost[1]));
+            }
+        }
         // Exact only where the game's own bounds prove it, so the guess played is the one the
         // search would find (the sharper bounds only raise the lower bound).
-        let [sharp, plain] = found.other_bound;
-        match found.exact {
+        match exact {
             Some((cost, g)) if cost <= plain => Small::Exact(cost, g),
             Some((cost, _)) => Small::Lower(cost.min(sharp)),
             None => Small::Lower(sharp),
@@ -170,57 +186,46 @@ impl Bounds {
     }
 }
 
-/// The candidates of a small set as guesses: the least exact cost of those whose parts all
-/// have at most 2 codes, and the least bound of the others.
-struct SmallSet<'b> {
-    bounds: &'b Bounds,
-    /// The set's perfect-tree bounds ([`Bounds::lower_of`]).
-    lower: &'b [u32],
-    m: usize,
-    win: usize,
-    child_depth: u8,
-    exact: Option<(u32, CodeIndex)>,
-    /// The least bound of the other guesses, from the set's bounds and from the game's.
-    other_bound: [u32; 2],
+/// Each candidate of a small set as a guess on the set: its largest non-winning part and the
+/// sums of two perfect-tree bounds over its non-winning parts. The score is symmetric, so each
+/// pair of candidates is scored once and counted for both.
+struct CandidateParts {
+    of: Vec<CandidatePart>,
 }
 
-impl Fold for SmallSet<'_> {
-    fn cut(&self) -> mmtree_core::Cut {
-        mmtree_core::Cut::Never
-    }
+#[derive(Clone, Copy, Default)]
+struct CandidatePart {
+    largest: u16,
+    sums: [u32; 2],
+}
 
-    #[inline(always)]
-    fn visit(&mut self, p: &Partition) -> bool {
-        let mut cost = [self.m as u32; 2];
-        let (mut small, mut splits) = (true, true);
-        for (f, &c) in p.counts().iter().enumerate() {
-            if c > 0 && f != self.win {
-                small &= c <= 2;
-                splits &= c as usize != self.m;
-                for (cost, lower) in cost.iter_mut().zip([self.lower, &self.bounds.lower]) {
-                    *cost = cost.saturating_add(self.bounds.bound_in(lower, c as usize, self.child_depth));
+impl CandidateParts {
+    fn count(space: &CodeSpace, set: &[CodeIndex], lower: [&[u32]; 2]) -> CandidateParts {
+        let (m, f) = (set.len(), space.scheme().len());
+        let mut counts = vec![0u16; m * f];
+        // Two distinct codes never score the winning feedback, so its counts stay 0.
+        for (i, &a) in set.iter().enumerate() {
+            let mut j = i + 1;
+            space.for_each_feedback(a, &set[i + 1..], |fb| {
+                counts[i * f + fb] += 1;
+                counts[j * f + fb] += 1;
+                j += 1;
+            });
+        }
+        let of = counts
+            .chunks_exact(f)
+            .map(|row| {
+                let mut part = CandidatePart::default();
+                for &c in row.iter().filter(|&&c| c > 0) {
+                    part.largest = part.largest.max(c);
+                    for (sum, lower) in part.sums.iter_mut().zip(lower) {
+                        *sum = sum.saturating_add(lower[c as usize]);
+                    }
                 }
-            }
-        }
-        if small {
-            // Parts of 1 and 2 codes cost the same under both bounds.
-            if self.exact.is_none_or(|(best, _)| cost[0] < best) {
-                self.exact = Some((cost[0], p.guess()));
-            }
-        } else if splits {
-            self.other_bound = [self.other_bound[0].min(cost[0]), self.other_bound[1].min(cost[1])];
-        }
-        true
-    }
-
-    fn merge(self, later: Self) -> Self {
-        let exact = match (self.exact, later.exact) {
-            (Some(a), Some(b)) if b.0 < a.0 => Some(b),
-            (a, b) => a.or(b),
-        };
-        let [a, b] = self.other_bound;
-        let [c, d] = later.other_bound;
-        SmallSet { exact, other_bound: [a.min(c), b.min(d)], ..self }
+                part
+            })
+            .collect();
+        CandidateParts { of }
     }
 }
 
