@@ -4,10 +4,17 @@
 //! above the capacity of `D` levels proves a depth limit infeasible. Small sets get a sharper
 //! bound, or their optimum, from their candidates' own partitions.
 
+use std::cell::RefCell;
+
 use mmtree_core::{CodeIndex, CodeSpace};
 
 use super::{INFINITE, UNLIMITED};
 use crate::rule::Pool;
+
+thread_local! {
+    /// Per-thread counts of [`Bounds::small_set`]: each candidate's table of feedbacks.
+    static COUNTS: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
+}
 
 /// The perfect-tree bounds of one game.
 pub(super) struct Bounds {
@@ -156,26 +163,46 @@ impl Bounds {
         let (lower, outside) = self.narrow_of(set).map_or((&self.lower, &self.outside), |n| (&n.lower, &n.outside));
         let other = |outside: &[u32]| if pool == Pool::All { (m as u32).saturating_add(outside[m]) } else { INFINITE };
         let [mut sharp, mut plain] = [other(outside), other(&self.outside)];
-        let parts = CandidateParts::count(space, set, [lower, &self.lower]);
         let cap = self.capacity(child_depth);
+        let f = space.scheme().len();
         let mut exact: Option<(u32, CodeIndex)> = None;
-        for (&guess, part) in set.iter().zip(&parts.of) {
-            // A part past the depth's capacity makes the guess infeasible.
-            let cost = if u64::from(part.largest) > cap {
-                [INFINITE; 2]
-            } else {
-                part.sums.map(|sum| (m as u32).saturating_add(sum))
-            };
-            if part.largest <= 2 {
-                // Parts of 1 and 2 codes cost the same under both bounds; the first of
-                // least cost in the set's order is kept.
-                if exact.is_none_or(|(best, _)| cost[0] < best) {
-                    exact = Some((cost[0], guess));
-                }
-            } else {
-                (sharp, plain) = (sharp.min(cost[0]), plain.min(cost[1]));
+        COUNTS.with_borrow_mut(|counts| {
+            // Each candidate's table of feedbacks on the set. The score is symmetric, so each
+            // pair is scored once and counted for both; two distinct codes never score the
+            // winning feedback, so its counts stay 0.
+            counts.clear();
+            counts.resize(m * f, 0);
+            for (i, &a) in set.iter().enumerate() {
+                let mut j = i + 1;
+                space.for_each_feedback(a, &set[i + 1..], |fb| {
+                    counts[i * f + fb] += 1;
+                    counts[j * f + fb] += 1;
+                    j += 1;
+                });
             }
-        }
+            for (row, &guess) in counts.chunks_exact(f).zip(set) {
+                // `lower[0] = 0`, so empty parts add nothing.
+                let (mut largest, mut cost, mut cost_plain) = (0, m as u32, m as u32);
+                for &c in row {
+                    largest = largest.max(c);
+                    cost += lower[c as usize];
+                    cost_plain += self.lower[c as usize];
+                }
+                if u64::from(largest) > cap {
+                    // A part past the depth's capacity makes the guess infeasible.
+                    continue;
+                }
+                if largest <= 2 {
+                    // Parts of 1 and 2 codes cost the same under both bounds; the first of
+                    // least cost in the set's order is kept.
+                    if exact.is_none_or(|(best, _)| cost < best) {
+                        exact = Some((cost, guess));
+                    }
+                } else {
+                    (sharp, plain) = (sharp.min(cost), plain.min(cost_plain));
+                }
+            }
+        });
         // Exact only where the game's own bounds prove it, so the guess played is the one the
         // search would find (the sharper bounds only raise the lower bound).
         match exact {
@@ -183,49 +210,6 @@ impl Bounds {
             Some((cost, _)) => Small::Lower(cost.min(sharp)),
             None => Small::Lower(sharp),
         }
-    }
-}
-
-/// Each candidate of a small set as a guess on the set: its largest non-winning part and the
-/// sums of two perfect-tree bounds over its non-winning parts. The score is symmetric, so each
-/// pair of candidates is scored once and counted for both.
-struct CandidateParts {
-    of: Vec<CandidatePart>,
-}
-
-#[derive(Clone, Copy, Default)]
-struct CandidatePart {
-    largest: u16,
-    sums: [u32; 2],
-}
-
-impl CandidateParts {
-    fn count(space: &CodeSpace, set: &[CodeIndex], lower: [&[u32]; 2]) -> CandidateParts {
-        let (m, f) = (set.len(), space.scheme().len());
-        let mut counts = vec![0u16; m * f];
-        // Two distinct codes never score the winning feedback, so its counts stay 0.
-        for (i, &a) in set.iter().enumerate() {
-            let mut j = i + 1;
-            space.for_each_feedback(a, &set[i + 1..], |fb| {
-                counts[i * f + fb] += 1;
-                counts[j * f + fb] += 1;
-                j += 1;
-            });
-        }
-        let of = counts
-            .chunks_exact(f)
-            .map(|row| {
-                let mut part = CandidatePart::default();
-                for &c in row.iter().filter(|&&c| c > 0) {
-                    part.largest = part.largest.max(c);
-                    for (sum, lower) in part.sums.iter_mut().zip(lower) {
-                        *sum = sum.saturating_add(lower[c as usize]);
-                    }
-                }
-                part
-            })
-            .collect();
-        CandidateParts { of }
     }
 }
 
