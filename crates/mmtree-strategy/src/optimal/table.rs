@@ -16,6 +16,8 @@ use super::lock;
 
 /// Table shards (a power of two).
 const SHARDS: usize = 64;
+/// Bits of the filter of hashes ever stored (a power of two): 128 KB.
+const FILTER_BITS: usize = 1 << 20;
 
 /// What the table knows of a set.
 #[derive(Clone, Copy, Debug)]
@@ -67,6 +69,9 @@ pub(super) struct SetTable<V> {
     shrinking: AtomicBool,
     /// Entries forgotten so far.
     evicted: AtomicU64,
+    /// One bit per hash value (its high bits) of every set ever stored: most lookups are of
+    /// sets never stored, and the bit answers them without taking a lock.
+    filter: Box<[AtomicU64]>,
 }
 
 impl<V: Copy> SetTable<V> {
@@ -78,11 +83,22 @@ impl<V: Copy> SetTable<V> {
             cap,
             shrinking: AtomicBool::new(false),
             evicted: AtomicU64::new(0),
+            filter: (0..FILTER_BITS / 64).map(|_| AtomicU64::new(0)).collect(),
         }
+    }
+
+    /// The filter's word and bit for a hash.
+    fn filter_bit(&self, hash: u64) -> (&AtomicU64, u64) {
+        let bit = (hash >> 40) as usize & (FILTER_BITS - 1);
+        (&self.filter[bit / 64], 1 << (bit % 64))
     }
 
     pub(super) fn get(&self, set: &[CodeIndex], depth: u8) -> Option<V> {
         let hash = set_hash(set, depth);
+        let (word, bit) = self.filter_bit(hash);
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            return None;
+        }
         let shard = lock(&self.shards[(hash as usize) & (SHARDS - 1)]);
         shard.get(&hash)?.iter().find(|(d, s, _)| *d == depth && same_set(s, set)).map(|e| e.2)
     }
@@ -101,7 +117,12 @@ impl<V: Copy> SetTable<V> {
                     return;
                 }
                 None => match update(None) {
-                    Some(v) => bucket.push((depth, set.iter().map(|c| c.index()).collect(), v)),
+                    Some(v) => {
+                        // Set under the shard's lock, before the entry can be found.
+                        let (word, bit) = self.filter_bit(hash);
+                        word.fetch_or(bit, Ordering::Relaxed);
+                        bucket.push((depth, set.iter().map(|c| c.index()).collect(), v));
+                    }
                     None => return,
                 },
             }
