@@ -36,7 +36,57 @@ pub(super) enum Scanned {
     /// A guess whose known cost equals a lower bound of the set.
     Shortcut(u32, CodeIndex),
     /// The guesses to try with their bounds, in order, and the least bound of any guess.
-    Guesses(Vec<(u32, CodeIndex)>, u32),
+    Guesses(Order, u32),
+}
+
+/// The guesses to try on a set with their bounds, in increasing bound, then candidates
+/// first, then code order.
+pub(super) enum Order {
+    /// Listed in that order.
+    Sorted(Vec<(u32, CodeIndex)>),
+    /// A small set's: one key per position of the pool, `2 (bound - base) + [not a
+    /// candidate]` (or [`SKIPPED`]), read key by key as the guesses are tried. Most sets
+    /// try only a few of their guesses, so most of the pool is never listed nor sorted.
+    Keyed {
+        keys: Vec<u8>,
+        /// The pool (`None`: every code, position = code index).
+        pool: Arc<Option<Vec<CodeIndex>>>,
+        base: u32,
+        /// Guesses per key.
+        counts: Vec<u32>,
+    },
+}
+
+/// The key of a guess left out of an [`Order::Keyed`].
+const SKIPPED: u8 = u8::MAX;
+
+impl Order {
+    /// Number of guesses.
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Order::Sorted(list) => list.len(),
+            Order::Keyed { counts, .. } => counts.iter().map(|&c| c as usize).sum(),
+        }
+    }
+
+    /// The guesses with their bounds, in order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (u32, CodeIndex)> + '_ {
+        let (sorted, keyed) = match self {
+            Order::Sorted(list) => (Some(list.iter().copied()), None),
+            Order::Keyed { keys, pool, base, counts } => {
+                let guess = move |p: usize| pool.as_ref().as_ref().map_or(CodeIndex::from_index(p as u32), |l| l[p]);
+                let in_key = move |k: usize| {
+                    let bound = base + (k / 2) as u32;
+                    keys.iter()
+                        .enumerate()
+                        .filter(move |&(_, &key)| key as usize == k)
+                        .map(move |(p, _)| (bound, guess(p)))
+                };
+                (None, Some((0..counts.len()).filter(|&k| counts[k] > 0).flat_map(in_key)))
+            }
+        };
+        sorted.into_iter().flatten().chain(keyed.into_iter().flatten())
+    }
 }
 
 impl OptimalSearch<'_> {
@@ -74,7 +124,20 @@ impl OptimalSearch<'_> {
         };
         let scan = |guesses, detail| Scan::new(self.space, guesses, set).detail(detail);
         if m as usize <= self.bounds.linear && child_depth >= 2 && masks {
-            return scan(guesses, Detail::Feedbacks).run(|| Small(bounded())).0.finish();
+            // Bounds from `2m - 1` (every part a single, the guess a candidate) to `3m - 1`.
+            let small = || Small {
+                bounded: bounded(),
+                keys: vec![SKIPPED; guesses.len()],
+                counts: vec![0; 2 * m as usize + 2],
+            };
+            let found = scan(guesses, Detail::Feedbacks).run(small);
+            return match found.bounded.shortcut {
+                Some((cost, g)) => Scanned::Shortcut(cost, g),
+                None => {
+                    let order = Order::Keyed { keys: found.keys, pool, base: 2 * m - 1, counts: found.counts };
+                    Scanned::Guesses(order, found.bounded.least)
+                }
+            };
         }
         // Larger sets: `3m - parts - [guess in set]` still bounds every guess's bound from
         // below (`lower[c] >= 2c - 1`), so when the budget is below `3m - 1` the feedback
@@ -179,22 +242,32 @@ impl Bounded<'_, '_> {
     fn finish(self) -> Scanned {
         match self.shortcut {
             Some((cost, g)) => Scanned::Shortcut(cost, g),
-            None => Scanned::Guesses(sort_guesses(self.out, self.least), self.least),
+            None => Scanned::Guesses(Order::Sorted(sort_guesses(self.out, self.least)), self.least),
         }
     }
 
-    /// Records a guess with its bound; `exact`: the bound is its cost.
+    /// Whether a guess with this bound is worth trying (`exact`: the bound is its cost);
+    /// `None` once it is a shortcut, which ends the scan.
     #[inline(always)]
-    fn take(&mut self, g: CodeIndex, bound: u32, in_set: bool, exact: bool) -> bool {
+    fn admit(&mut self, g: CodeIndex, bound: u32, exact: bool) -> Option<bool> {
         self.least = self.least.min(bound);
         if bound >= self.budget {
-            return true; // can never beat the budget
+            return Some(false); // can never beat the budget
         }
         if bound <= self.known && exact {
             self.shortcut = Some((bound, g));
-            return false;
+            return None;
         }
-        self.out.push((bound, !in_set, g));
+        Some(true)
+    }
+
+    /// Records a guess with its bound if worth trying; `false` ends the scan.
+    #[inline(always)]
+    fn take(&mut self, g: CodeIndex, bound: u32, in_set: bool, exact: bool) -> bool {
+        let Some(keep) = self.admit(g, bound, exact) else { return false };
+        if keep {
+            self.out.push((bound, !in_set, g));
+        }
         true
     }
 
@@ -215,9 +288,14 @@ impl Bounded<'_, '_> {
     }
 }
 
-/// Small sets: each guess's bound `3m - parts - [guess in set]` from its feedbacks alone; a
-/// guess that splits the set into singletons has its bound as cost.
-struct Small<'a, 's>(Bounded<'a, 's>);
+/// Small sets: each guess's bound `3m - parts - [guess in set]` from its feedbacks alone,
+/// kept as a key by pool position; a guess that splits the set into singletons has its bound
+/// as cost.
+struct Small<'a, 's> {
+    bounded: Bounded<'a, 's>,
+    keys: Vec<u8>,
+    counts: Vec<u32>,
+}
 
 impl Fold for Small<'_, '_> {
     fn cut(&self) -> Cut {
@@ -226,13 +304,28 @@ impl Fold for Small<'_, '_> {
 
     #[inline(always)]
     fn visit(&mut self, p: &Partition) -> bool {
-        let Some((parts, in_set)) = self.0.feedbacks(p) else { return true };
-        let m = self.0.m;
-        self.0.take(p.guess(), 3 * m - parts - in_set, in_set == 1, parts == m)
+        let Some((parts, in_set)) = self.bounded.feedbacks(p) else { return true };
+        let m = self.bounded.m;
+        let bound = 3 * m - parts - in_set;
+        let Some(keep) = self.bounded.admit(p.guess(), bound, parts == m) else { return false };
+        if keep {
+            let key = 2 * (bound - (2 * m - 1)) + 1 - in_set;
+            self.keys[p.position()] = key as u8;
+            self.counts[key as usize] += 1;
+        }
+        true
     }
 
-    fn merge(self, later: Self) -> Self {
-        Small(self.0.merge(later.0))
+    fn merge(mut self, later: Self) -> Self {
+        for (key, &later) in self.keys.iter_mut().zip(&later.keys) {
+            if later != SKIPPED {
+                *key = later;
+            }
+        }
+        for (count, later) in self.counts.iter_mut().zip(later.counts) {
+            *count += later;
+        }
+        Small { bounded: self.bounded.merge(later.bounded), ..self }
     }
 }
 

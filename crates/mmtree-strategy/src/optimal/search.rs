@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 use mmtree_core::{CodeIndex, Cut, Detail, Fold, Guesses, Partition, Scan, MAX_FEEDBACKS};
 
 use super::bounds::Small;
-use super::guesses::Scanned;
+use super::guesses::{Order, Scanned};
 use super::table::{mix, Entry, HashedMap};
 use super::{OptimalSearch, Stopped, INFINITE, UNLIMITED};
 
@@ -29,7 +29,7 @@ pub(super) enum Prep {
 
 /// A scanned set: its guesses in order with their bounds, and its lower bound.
 pub(super) struct Expansion {
-    guesses: Vec<(u32, CodeIndex)>,
+    guesses: Order,
     pub(super) node_bound: u32,
 }
 
@@ -126,7 +126,7 @@ impl OptimalSearch<'_> {
             }
             Scanned::Guesses(guesses, least) => {
                 node_bound = node_bound.max(least);
-                if guesses.is_empty() {
+                if guesses.len() == 0 {
                     self.cutoffs.fetch_add(1, Ordering::Relaxed);
                     self.store(set, depth, Entry::Lower(node_bound.max(budget)));
                     return Ok(Prep::Done(None));
@@ -155,7 +155,8 @@ impl OptimalSearch<'_> {
         let parallel =
             self.parallel && history.len() < PARALLEL_DEPTH && set.len() >= PARALLEL_MIN && guesses.len() > 1;
         let best = if parallel {
-            self.best_parallel(set, &guesses, budget, child_depth, history)?
+            let listed: Vec<_> = guesses.iter().collect();
+            self.best_parallel(set, &listed, budget, child_depth, history)?
         } else {
             self.best_serial(set, &guesses, budget, child_depth, history)?
         };
@@ -174,7 +175,7 @@ impl OptimalSearch<'_> {
     fn best_serial(
         &self,
         set: &[CodeIndex],
-        guesses: &[(u32, CodeIndex)],
+        guesses: &Order,
         budget: u32,
         child_depth: u8,
         history: &[CodeIndex],
@@ -184,7 +185,7 @@ impl OptimalSearch<'_> {
         // Guesses with the same partition (up to the names of the feedbacks) are the same
         // move: try only the first.
         let mut tried: HashedMap<Vec<CodeIndex>> = HashMap::default();
-        for (i, &(bound, guess)) in guesses.iter().enumerate() {
+        for (i, (bound, guess)) in guesses.iter().enumerate() {
             if bound >= best {
                 self.cutoffs.fetch_add((guesses.len() - i) as u64, Ordering::Relaxed);
                 break;
