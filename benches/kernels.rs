@@ -1,5 +1,5 @@
 //! Criterion benches of the hot paths: scoring, partitioning one node, the 32-wide kernels, the
-//! partition scanner's paths, the one-step rule on deep nodes, whole trees.
+//! partition scanner's paths, the one-step rule on deep nodes, whole trees, exact optima.
 //! `scripts/bench.sh` complements them with whole-process wall time and peak memory.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -9,7 +9,7 @@ use mmtree::core::{
     Alphabet, CodeBlocks, CodeIndex, CodeSpace, Cut, Detail, Fold, Game, GameSpec, Guesses, MemoryLimit, Partition,
     Probe, ProbeSet, Scan, BLOCK, MAX_FEEDBACKS,
 };
-use mmtree::strategy::{GuessRule, Solver, Valuation};
+use mmtree::strategy::{GuessRule, Objective, OptimalConfig, OptimalSearch, Solver, Valuation};
 
 fn space(spec: GameSpec, table: bool) -> CodeSpace {
     let mut s = CodeSpace::new(Game::new(spec).unwrap(), MemoryLimit(8 << 30)).unwrap();
@@ -226,5 +226,23 @@ fn whole_trees(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scoring, partition_root, blocks, scan, deep_nodes, whole_trees);
+/// The exact search (least average, one thread, so the figure is the work done): [4,6] and
+/// [4,7], where most of the time is small sets' own bounds and their scans of the pool.
+fn exact_optima(c: &mut Criterion) {
+    let mut group = c.benchmark_group("optimal");
+    group.sample_size(10);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    for (name, spec) in [("4_6", GameSpec::mastermind(4, 6)), ("4_7", GameSpec::mastermind(4, 7))] {
+        let s = space(spec, true);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let search = OptimalSearch::new(&s, OptimalConfig::new(Objective::Average));
+                pool.install(|| black_box(search.run().unwrap().stats().total))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, scoring, partition_root, blocks, scan, deep_nodes, whole_trees, exact_optima);
 criterion_main!(benches);
