@@ -209,10 +209,12 @@ impl Solver<'_> {
                     let Some(found) = value else {
                         return best.expect("BUG: a non-empty pool yields a best guess").guess;
                     };
+                    // The guesses before the one found, in tie order, as `reaching_before` takes them.
+                    let before = rank.of(found.value.guess);
                     let left = match list {
                         Some(order) => Some(
                             (order.iter().copied())
-                                .take_while(|&g| rank.of(g) < found.value.position)
+                                .take_while(|&g| rank.of(g) < before)
                                 .filter(|&g| groups.may_reach(&found, g))
                                 .collect(),
                         ),
