@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 use mmtree::core::{
     Alphabet, CodeBlocks, CodeIndex, CodeSpace, Cut, Detail, Fold, Game, GameSpec, Guesses, MemoryLimit, Partition,
-    Probe, ProbeSet, Scan, BLOCK, MAX_FEEDBACKS,
+    Probe, ProbeSet, Scan, Shares, BLOCK, MAX_FEEDBACKS,
 };
 use mmtree::strategy::{GuessRule, Objective, OptimalConfig, OptimalSearch, Solver, Valuation};
 
@@ -83,7 +83,7 @@ fn blocks(c: &mut Criterion) {
     group.bench_function("all_guesses_vs_20_pairwise", |b| {
         b.iter(|| {
             let mut acc = 0u32;
-            all.for_each_partition(0..all.blocks(), &few, false, Cut::Never, |_, stats, _| {
+            all.for_each_partition(0..all.blocks(), &few, None, false, Cut::Never, |_, stats, _| {
                 acc += u32::from(stats.largest[0]);
                 Some(Cut::Never)
             });
@@ -103,6 +103,68 @@ fn blocks(c: &mut Criterion) {
             black_box(out)
         })
     });
+    // The arrangements of one colour multiset (11234: 60 codes), whose totals with each
+    // candidate are known: plain, and by share of one total (blacks counted alone).
+    let multiset = |c: &mmtree::core::Code| {
+        let mut p = c.pegs().to_vec();
+        p.sort_unstable();
+        p
+    };
+    let group_codes: Vec<_> = codes.iter().filter(|c| multiset(c) == [0, 0, 1, 2, 3]).copied().collect();
+    let group_blocks = CodeBlocks::new(&game, &group_codes);
+    for m in [60, 500] {
+        let probes = sample(m);
+        let picked: Vec<_> = codes.iter().step_by(codes.len() / m).take(m).collect();
+        let totals: Vec<u8> = picked
+            .iter()
+            .map(|v| {
+                let fb = mmtree::core::score_reference(&game, &group_codes[0], v);
+                fb.black + fb.white
+            })
+            .collect();
+        let shares = Shares::by_total(&totals);
+        if m <= mmtree::core::MAX_PROBES {
+            for (name, shares) in [("plain", None), ("shares", Some(&shares))] {
+                group.bench_function(BenchmarkId::new("one_multiset_vs_60_pairwise", name), |b| {
+                    b.iter(|| {
+                        let mut acc = 0u32;
+                        group_blocks.for_each_partition(
+                            0..group_blocks.blocks(),
+                            &probes,
+                            shares,
+                            false,
+                            Cut::Never,
+                            |_, stats, _| {
+                                acc += u32::from(stats.largest[0]);
+                                Some(Cut::Never)
+                            },
+                        );
+                        black_box(acc)
+                    })
+                });
+            }
+        } else {
+            let raws = s.raw_keys();
+            for name in ["plain", "shares"] {
+                group.bench_function(BenchmarkId::new("one_multiset_vs_500_histograms", name), |b| {
+                    let mut hist = vec![[0u16; 256]; BLOCK];
+                    b.iter(|| {
+                        let hist: &mut [[u16; 256]; BLOCK] = hist.as_mut_slice().try_into().unwrap();
+                        for block in 0..group_blocks.blocks() {
+                            if name == "plain" {
+                                group_blocks.histograms(block, &probes, hist);
+                            } else {
+                                group_blocks.histograms_shares(block, &probes, &shares, hist, Cut::Never, &raws);
+                            }
+                        }
+                        let out = hist[0][0x11];
+                        hist.iter_mut().for_each(|h| h.fill(0));
+                        black_box(out)
+                    })
+                });
+            }
+        }
+    }
     group.finish();
 }
 

@@ -3,7 +3,8 @@
 
 use std::ops::Range;
 
-use super::{CodeBlocks, ProbeSet, BLOCK};
+use super::{CodeBlocks, ProbeSet, Shares, BLOCK};
+use crate::game::MAX_PEGS;
 use crate::scan::Cut;
 
 /// Fractions (in quarters) of the probes after which a block is tested against the cut.
@@ -49,6 +50,106 @@ impl CodeBlocks {
         }
         self.count(b, valid, probes, from..m, hist);
         true
+    }
+
+    /// [`CodeBlocks::histograms_within`] for a block whose codes all have the totals `shares`
+    /// were made from with the probes (codes of one colour multiset): within a share of one
+    /// total the blacks alone tell feedbacks apart, so each share's blacks are counted in 32
+    /// lanes at once, one counter per number of blacks, and added to the histograms at the
+    /// share's end. The cut is tested after each share.
+    pub fn histograms_shares(
+        &self,
+        b: usize,
+        probes: &ProbeSet,
+        shares: &Shares,
+        hist: &mut [[u16; 256]; BLOCK],
+        hopeless: Cut,
+        keys: &[u8],
+    ) -> bool {
+        assert_eq!(probes.totals, self.totals, "BUG: probes of another game");
+        assert!(self.totals, "BUG: shares of a game without totals");
+        assert_eq!(shares.len(), probes.len(), "BUG: shares of other probes");
+        assert!(b < self.blocks(), "BUG: block {b} of {}", self.blocks());
+        let valid = self.block_len(b);
+        let m = probes.len();
+        let checks = !matches!(hopeless, Cut::Never | Cut::XLogX(_)) && m >= CHECK_MIN_PROBES && !keys.is_empty();
+        for &run in &shares.runs {
+            self.count_share(b, valid, probes, shares, run, hist);
+            let rest = (m - run.1) as u64;
+            if checks && rest > 0 && hist[..valid].iter().all(|h| past(h, keys, hopeless, rest)) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn count_share(
+        &self,
+        b: usize,
+        valid: usize,
+        probes: &ProbeSet,
+        shares: &Shares,
+        run: (usize, usize, u8),
+        hist: &mut [[u16; 256]; BLOCK],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 is present, checked just above.
+            return unsafe { self.count_share_avx2(b, valid, probes, shares, run, hist) };
+        }
+        let (from, to, _) = run;
+        for &probe in &shares.order[from..to] {
+            let keys = self.keys_scalar(b, &probes.probes[usize::from(probe)]);
+            for (h, &key) in hist[..valid].iter_mut().zip(&keys) {
+                h[key as usize] += 1;
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn count_share_avx2(
+        &self,
+        b: usize,
+        valid: usize,
+        probes: &ProbeSet,
+        shares: &Shares,
+        (from, to, total): (usize, usize, u8),
+        hist: &mut [[u16; 256]; BLOCK],
+    ) {
+        use std::arch::x86_64::*;
+        const VALUES: usize = MAX_PEGS as usize + 1;
+        // SAFETY: block b is in bounds (checked by the caller).
+        let block = unsafe { self.data.as_ptr().add(b * self.rows * BLOCK) };
+        let t = usize::from(total).min(VALUES - 1);
+        let zero = _mm256_setzero_si256();
+        let mut counts = [zero; VALUES];
+        let mut flush = |counts: &mut [__m256i; VALUES]| {
+            let mut bytes = [0u8; BLOCK];
+            for (blacks, count) in counts[..=t].iter_mut().enumerate() {
+                // SAFETY: bytes is 32 bytes.
+                unsafe { _mm256_storeu_si256(bytes.as_mut_ptr().cast(), *count) };
+                let key = (blacks << 4) | usize::from(total);
+                for (h, &c) in hist[..valid].iter_mut().zip(&bytes) {
+                    h[key] += u16::from(c);
+                }
+                *count = zero;
+            }
+        };
+        let mut pending = 0;
+        for &probe in &shares.order[from..to] {
+            // SAFETY: same game (checked by the caller).
+            let black = unsafe { probes.blacks(usize::from(probe), block) };
+            for (blacks, count) in counts[..=t].iter_mut().enumerate() {
+                *count = _mm256_sub_epi8(*count, _mm256_cmpeq_epi8(black, _mm256_set1_epi8(blacks as i8)));
+            }
+            pending += 1;
+            if pending == u8::MAX {
+                flush(&mut counts);
+                pending = 0;
+            }
+        }
+        flush(&mut counts);
     }
 
     fn count(&self, b: usize, valid: usize, probes: &ProbeSet, range: Range<usize>, hist: &mut [[u16; 256]; BLOCK]) {

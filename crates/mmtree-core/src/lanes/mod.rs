@@ -9,6 +9,10 @@
 //! * [`CodeBlocks::histograms`] (`histograms`): 32 guesses' partition tables at once against
 //!   many candidates.
 //!
+//! Blocks of guesses of one colour multiset have one total (blacks plus whites) with each
+//! candidate, the same in every lane; given those totals ([`Shares`]), both kernels compare
+//! candidates only within their total's share, and count parts by blacks alone.
+//!
 //! All compute the *raw key* `(b << 4) | t` (blacks, blacks + whites; `t = b` in the
 //! black-only game), which determines the feedback; [`FeedbackScheme`](crate::FeedbackScheme)
 //! maps it to a feedback index. `probes` holds the codes scored against blocks, broadcast to
@@ -24,7 +28,7 @@ use crate::code::Code;
 use crate::game::{FeedbackKind, Game, MAX_PEGS};
 
 pub(crate) use pairwise::xlogx_floor_cut;
-pub use pairwise::LaneStats;
+pub use pairwise::{LaneStats, Shares};
 #[cfg(target_arch = "x86_64")]
 use probes::Broadcast;
 pub use probes::ProbeSet;

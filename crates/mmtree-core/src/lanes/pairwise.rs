@@ -33,6 +33,59 @@ pub(crate) fn xlogx_floor_cut(bound: f64) -> Option<u16> {
     (t <= f64::from(u16::MAX)).then(|| t.max(0.0) as u16)
 }
 
+/// The probes in an order that keeps those of equal total (blacks plus whites) together, for
+/// blocks of guesses that share one colour multiset: such a guess has one total with each
+/// probe, the same for every guess of the block, and two probes of different totals never
+/// share a feedback, so a probe's rank need only be counted among the earlier probes of its
+/// own total. On sets whose probes spread over several totals that is a fraction of the
+/// pairs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shares {
+    /// The probes, by total (in their order within one).
+    pub(super) order: Vec<u16>,
+    /// For each place in `order`, where its total's run starts.
+    pub(super) starts: Vec<u16>,
+    /// The runs of one total: `(first place, end, total)`.
+    pub(super) runs: Vec<(usize, usize, u8)>,
+}
+
+impl Shares {
+    /// The shares of probes with these totals.
+    ///
+    /// ```
+    /// use mmtree_core::Shares;
+    /// // Probes 0 and 2 share total 1, probe 1 has total 3.
+    /// let shares = Shares::by_total(&[1, 3, 1]);
+    /// assert_eq!(shares.len(), 3);
+    /// ```
+    pub fn by_total(totals: &[u8]) -> Shares {
+        assert!(totals.len() <= usize::from(u16::MAX), "BUG: {} probes", totals.len());
+        let mut order: Vec<u16> = (0..totals.len() as u16).collect();
+        order.sort_by_key(|&j| totals[usize::from(j)]);
+        let mut starts = Vec::with_capacity(order.len());
+        let mut runs: Vec<(usize, usize, u8)> = Vec::new();
+        for (i, &j) in order.iter().enumerate() {
+            let t = totals[usize::from(j)];
+            match runs.last_mut() {
+                Some(run) if run.2 == t => run.1 = i + 1,
+                _ => runs.push((i, i + 1, t)),
+            }
+            starts.push(runs.last().map_or(0, |r| r.0) as u16);
+        }
+        Shares { order, starts, runs }
+    }
+
+    /// Number of probes.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+}
+
 impl CodeBlocks {
     /// For each block of `blocks` (block numbers, in the order wanted), calls
     /// `visit(block, stats, ranks)` with the partition of `probes` by feedback for each of the
@@ -49,20 +102,41 @@ impl CodeBlocks {
     /// `hopeless` (then what `visit` returns, `None` to stop) lets a full block stop early
     /// once all its lanes are past it; its stats are then those of the probes counted so far,
     /// which are past it too (see [`Cut`]).
+    ///
+    /// With `shares` (which the caller guarantees: every code of `blocks` has the totals they
+    /// were made from), ranks are counted within each share only, and `ranks` lists the
+    /// probes in the shares' order.
     pub fn for_each_partition(
         &self,
         blocks: impl Iterator<Item = usize>,
         probes: &ProbeSet,
+        shares: Option<&Shares>,
         want_ranks: bool,
         hopeless: Cut,
         visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Cut>,
     ) -> bool {
         assert_eq!(probes.totals, self.totals, "BUG: probes of another game");
         assert!(probes.len() <= MAX_PROBES, "BUG: {} probes, at most {MAX_PROBES}", probes.len());
+        if let Some(shares) = shares {
+            assert_eq!(shares.len(), probes.len(), "BUG: shares of other probes");
+            assert!(self.totals, "BUG: shares of a game without totals");
+        }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 is present, checked just above.
-            return unsafe { self.for_each_partition_avx2(blocks, probes, want_ranks, hopeless, visit) };
+            // SAFETY (each call): AVX2 is present, checked just above.
+            return match shares {
+                None => unsafe {
+                    self.for_each_partition_avx2::<false>(blocks, probes, &[], &[], want_ranks, hopeless, visit)
+                },
+                Some(shares) if !want_ranks => unsafe {
+                    self.for_each_partition_counted_avx2(blocks, probes, shares, hopeless, visit)
+                },
+                Some(s) => unsafe {
+                    self.for_each_partition_avx2::<true>(
+                        blocks, probes, &s.order, &s.starts, want_ranks, hopeless, visit,
+                    )
+                },
+            };
         }
         self.for_each_partition_scalar(blocks, probes, want_ranks, visit)
     }
@@ -97,10 +171,13 @@ impl CodeBlocks {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn for_each_partition_avx2(
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn for_each_partition_avx2<const SHARES: bool>(
         &self,
         blocks: impl Iterator<Item = usize>,
         probes: &ProbeSet,
+        order: &[u16],
+        starts: &[u16],
         want_ranks: bool,
         mut hopeless: Cut,
         mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Cut>,
@@ -127,10 +204,20 @@ impl CodeBlocks {
             let (mut lo, mut hi) = (zero, zero);
             let (mut floor_lo, mut floor_hi) = (zero, zero);
             for j in 0..m {
-                // SAFETY: the probe set was built for this layout (same game, checked by the caller).
-                let key = unsafe { probes.keys(j, block, self.totals) };
+                // With shares, probe `order[j]` is compared with the earlier probes of its share
+                // (from `starts[j]`), where the blacks alone tell the feedbacks apart.
+                // SAFETY: the probe set was built for this layout (same game, checked by the
+                // caller); `order` holds the m probe numbers, `starts[j] <= j`.
+                let (start, key) = unsafe {
+                    if SHARES {
+                        let probe = usize::from(*order.get_unchecked(j));
+                        (usize::from(*starts.get_unchecked(j)), probes.blacks(probe, block))
+                    } else {
+                        (0, probes.keys(j, block, self.totals))
+                    }
+                };
                 let mut rank = zero;
-                for earlier in &keys[..j] {
+                for earlier in &keys[start..j] {
                     // SAFETY: keys[..j] were written in earlier iterations.
                     let earlier = unsafe { earlier.assume_init() };
                     rank = _mm256_sub_epi8(rank, _mm256_cmpeq_epi8(key, earlier));
@@ -183,6 +270,127 @@ impl CodeBlocks {
             }
         }
         true
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl CodeBlocks {
+    /// [`CodeBlocks::for_each_partition`] for blocks of one colour multiset (`shares` made
+    /// from its totals), without ranks: each share's parts are counted in 32 lanes at once,
+    /// one byte counter per number of blacks, so a probe costs its blacks and one compare
+    /// per counter, however many probes share its total. A full block is tested against
+    /// `hopeless` after each share.
+    #[target_feature(enable = "avx2")]
+    unsafe fn for_each_partition_counted_avx2(
+        &self,
+        blocks: impl Iterator<Item = usize>,
+        probes: &ProbeSet,
+        shares: &Shares,
+        mut hopeless: Cut,
+        mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Cut>,
+    ) -> bool {
+        use std::arch::x86_64::*;
+        const VALUES: usize = crate::game::MAX_PEGS as usize + 1;
+        let m = probes.len();
+        let zero = _mm256_setzero_si256();
+        let ones = _mm256_set1_epi8(-1);
+        let mut stats = LaneStats::default();
+        for b in blocks {
+            assert!(b < self.blocks(), "BUG: block {b} of {}", self.blocks());
+            // SAFETY: block b is in bounds (checked above).
+            let block = unsafe { self.data.as_ptr().add(b * self.rows * BLOCK) };
+            let full = self.block_len(b) == BLOCK;
+            let (mut largest, mut parts) = (zero, zero);
+            // Sums of squares in 16 bits: lanes 0-7 and 16-23 in `lo`, 8-15 and 24-31 in `hi`.
+            let (mut lo, mut hi) = (zero, zero);
+            let mut uncounted = 0;
+            for &(from, to, total) in &shares.runs {
+                let t = usize::from(total).min(VALUES - 1);
+                let mut counts = [zero; VALUES];
+                for &probe in &shares.order[from..to] {
+                    // SAFETY: the probe set was built for this layout (same game, checked by the caller).
+                    let black = unsafe { probes.blacks(usize::from(probe), block) };
+                    for (blacks, count) in counts[..=t].iter_mut().enumerate() {
+                        *count = _mm256_sub_epi8(*count, _mm256_cmpeq_epi8(black, _mm256_set1_epi8(blacks as i8)));
+                    }
+                }
+                for &count in &counts[..=t] {
+                    largest = _mm256_max_epu8(largest, count);
+                    parts = _mm256_sub_epi8(parts, _mm256_xor_si256(_mm256_cmpeq_epi8(count, zero), ones));
+                    let (l, h) = (_mm256_unpacklo_epi8(count, zero), _mm256_unpackhi_epi8(count, zero));
+                    lo = _mm256_add_epi16(lo, _mm256_mullo_epi16(l, l));
+                    hi = _mm256_add_epi16(hi, _mm256_mullo_epi16(h, h));
+                }
+                if full && to < m && hopeless.all_lanes_counted(m - to, largest, parts, [lo, hi]) {
+                    // Each probe not counted adds at least 1 to the sum of squares: the stats
+                    // reported stay past the cut, as the ranked kernel's do.
+                    uncounted = (m - to) as u32;
+                    break;
+                }
+            }
+            let (mut lo16, mut hi16) = ([0u16; 16], [0u16; 16]);
+            // SAFETY: the destinations are 32 bytes each.
+            unsafe {
+                _mm256_storeu_si256(stats.largest.as_mut_ptr().cast(), largest);
+                _mm256_storeu_si256(stats.parts.as_mut_ptr().cast(), parts);
+                _mm256_storeu_si256(lo16.as_mut_ptr().cast(), lo);
+                _mm256_storeu_si256(hi16.as_mut_ptr().cast(), hi);
+            }
+            for i in 0..8 {
+                stats.sum_squares[i] = u32::from(lo16[i]) + uncounted;
+                stats.sum_squares[i + 8] = u32::from(hi16[i]) + uncounted;
+                stats.sum_squares[i + 16] = u32::from(lo16[i + 8]) + uncounted;
+                stats.sum_squares[i + 24] = u32::from(hi16[i + 8]) + uncounted;
+            }
+            match visit(b, &stats, &[]) {
+                Some(next) => hopeless = next,
+                None => return false,
+            }
+        }
+        true
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Cut {
+    /// Whether every lane is past the bound, with `rest` probes still to count; `largest`
+    /// and `parts` count parts so far, `squares` their sums of squared sizes (in 16 bits,
+    /// lanes split as the counted kernel splits them).
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn all_lanes_counted(
+        self,
+        rest: usize,
+        largest: std::arch::x86_64::__m256i,
+        parts: std::arch::x86_64::__m256i,
+        [lo, hi]: [std::arch::x86_64::__m256i; 2],
+    ) -> bool {
+        use std::arch::x86_64::*;
+        match self {
+            Cut::Never | Cut::XLogX(_) => false,
+            Cut::Largest(0) => true,
+            Cut::Largest(c) => {
+                let Ok(t) = u8::try_from(c) else { return false };
+                let t = _mm256_set1_epi8(t as i8);
+                _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(largest, t), largest)) == -1
+            }
+            Cut::Parts(p) => {
+                if rest as u64 >= u64::from(p) {
+                    return false;
+                }
+                let p = p.min(u32::from(u8::MAX)) as u8;
+                let most = _mm256_adds_epu8(parts, _mm256_set1_epi8(rest as i8));
+                let at_most = _mm256_cmpeq_epi8(_mm256_min_epu8(most, _mm256_set1_epi8(p as i8)), most);
+                _mm256_movemask_epi8(at_most) == -1
+            }
+            Cut::SumSquares(cut) => {
+                // Each probe to come adds at least 1 to the sum.
+                let Ok(t) = u16::try_from(cut.saturating_sub(rest as u64)) else { return false };
+                let t = _mm256_set1_epi16(t as i16);
+                let at_least = |v: __m256i| _mm256_cmpeq_epi16(_mm256_max_epu16(v, t), v);
+                _mm256_movemask_epi8(_mm256_and_si256(at_least(lo), at_least(hi))) == -1
+            }
+        }
     }
 }
 

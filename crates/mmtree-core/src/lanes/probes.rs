@@ -48,6 +48,33 @@ impl ProbeSet {
         self.probes.is_empty()
     }
 
+    /// Blacks of probe `j` against the block at `block`: what tells its feedbacks apart
+    /// among codes of one total with it.
+    ///
+    /// # Safety
+    /// `block` must point to a whole block of a layout of the probes' game.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn blacks(&self, j: usize, block: *const u8) -> std::arch::x86_64::__m256i {
+        use std::arch::x86_64::*;
+        let start = self.starts[j].0 as usize;
+        let n = self.probes[j].n as usize;
+        debug_assert!(start + n <= self.vectors.len());
+        let mut black = _mm256_setzero_si256();
+        for i in start..start + n {
+            // SAFETY: as in `keys`: probe j's vectors are start..start + n + colours.
+            let (row, peg) = unsafe {
+                (
+                    _mm256_loadu_si256(block.add(*self.offsets.get_unchecked(i) as usize).cast()),
+                    _mm256_loadu_si256(self.vectors.get_unchecked(i).as_ptr().cast()),
+                )
+            };
+            black = _mm256_sub_epi8(black, _mm256_cmpeq_epi8(row, peg));
+        }
+        black
+    }
+
     /// Raw keys of probe `j` against the block at `block`.
     ///
     /// # Safety

@@ -63,10 +63,17 @@ fn partitions_match_a_direct_count() {
             let m = secrets.len();
             let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
             let mut fast = Vec::new();
-            blocks.for_each_partition((0..blocks.blocks()).rev(), &probes, true, Cut::Never, |b, stats, ranks| {
-                fast.push((b, stats.clone(), ranks.to_vec()));
-                Some(Cut::Never)
-            });
+            blocks.for_each_partition(
+                (0..blocks.blocks()).rev(),
+                &probes,
+                None,
+                true,
+                Cut::Never,
+                |b, stats, ranks| {
+                    fast.push((b, stats.clone(), ranks.to_vec()));
+                    Some(Cut::Never)
+                },
+            );
             let mut scalar = Vec::new();
             blocks.for_each_partition_scalar((0..blocks.blocks()).rev(), &probes, true, |b, stats, ranks| {
                 scalar.push((b, stats.clone(), ranks.to_vec()));
@@ -199,7 +206,7 @@ fn hopeless_blocks_report_values_past_the_bound() {
         let secrets: Vec<Code> = codes.iter().rev().step_by(3).take(40).copied().collect();
         let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
         let mut exact = Vec::new();
-        blocks.for_each_partition(0..blocks.blocks(), &probes, true, Cut::Never, |_, stats, _| {
+        blocks.for_each_partition(0..blocks.blocks(), &probes, None, true, Cut::Never, |_, stats, _| {
             exact.push(stats.clone());
             Some(Cut::Never)
         });
@@ -216,7 +223,7 @@ fn hopeless_blocks_report_values_past_the_bound() {
             Cut::XLogX(60.5),
         ] {
             let mut cut = Vec::new();
-            blocks.for_each_partition(0..blocks.blocks(), &probes, true, bound, |_, stats, _| {
+            blocks.for_each_partition(0..blocks.blocks(), &probes, None, true, bound, |_, stats, _| {
                 cut.push(stats.clone());
                 Some(bound)
             });
@@ -237,4 +244,127 @@ fn hopeless_blocks_report_values_past_the_bound() {
             }
         }
     }
+}
+
+/// Codes grouped by colour multiset, each group laid out on its own, with the totals any
+/// code of the group has with each of `secrets`.
+fn groups_with_totals(game: &Game, codes: &[Code], secrets: &[Code]) -> Vec<(CodeBlocks, Vec<u8>)> {
+    let mut groups: Vec<(Vec<u8>, Vec<Code>)> = Vec::new();
+    for &c in codes {
+        let mut key = c.pegs().to_vec();
+        key.sort_unstable();
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(c),
+            None => groups.push((key, vec![c])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(_, members)| {
+            let totals = secrets.iter().map(|s| raw(game, &members[0], s) & 15).collect();
+            (CodeBlocks::new(game, &members), totals)
+        })
+        .collect()
+}
+
+#[test]
+fn shares_give_the_partitions_of_a_plain_count() {
+    // Lanes of blocks given up early, by cut.
+    let mut hopeless = [0; 3];
+    // [6,3] has groups of up to 90 codes: full blocks, which may be given up.
+    let mut games = games();
+    games.push(Game::new(GameSpec::mastermind(6, 3)).unwrap());
+    for game in games.into_iter().filter(|g| g.feedback_kind() == FeedbackKind::BlackWhite) {
+        let space = crate::CodeSpace::new(game, crate::MemoryLimit(1 << 30)).unwrap();
+        let all: Vec<Code> = space.iter().map(|(_, c)| c).collect();
+        for m in [1, 9, 40, MAX_PROBES] {
+            let secrets: Vec<Code> = all.iter().rev().step_by(5).take(m).copied().collect();
+            let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
+            for (blocks, totals) in groups_with_totals(&game, &all, &secrets).iter().step_by(3) {
+                let shares = Shares::by_total(totals);
+                for ranks in [false, true] {
+                    let run = |shares: Option<&Shares>, cut: Cut| {
+                        let mut out = Vec::new();
+                        blocks.for_each_partition(0..blocks.blocks(), &probes, shares, ranks, cut, |_, stats, r| {
+                            let mut r: Vec<[u8; BLOCK]> = r.to_vec();
+                            r.sort_unstable();
+                            out.push((stats.clone(), r));
+                            Some(cut)
+                        });
+                        out
+                    };
+                    let plain = run(None, Cut::Never);
+                    let shared = run(Some(&shares), Cut::Never);
+                    assert_eq!(plain.len(), shared.len());
+                    for (b, ((p, pr), (s, sr))) in plain.iter().zip(&shared).enumerate() {
+                        // Lanes past the block's codes are padding.
+                        for lane in 0..blocks.block_len(b) {
+                            let stats = |x: &LaneStats| (x.largest[lane], x.sum_squares[lane], x.parts[lane]);
+                            assert_eq!(stats(p), stats(s), "{game:?} {m} lane {lane}");
+                            if ranks {
+                                assert_eq!(p.xlogx_floor[lane], s.xlogx_floor[lane]);
+                            }
+                        }
+                        if ranks {
+                            // The same ranks per lane, in another order of the probes.
+                            for lane in 0..blocks.block_len(b) {
+                                let mut a: Vec<u8> = pr.iter().map(|r| r[lane]).collect();
+                                let mut b: Vec<u8> = sr.iter().map(|r| r[lane]).collect();
+                                a.sort_unstable();
+                                b.sort_unstable();
+                                assert_eq!(a, b);
+                            }
+                        }
+                    }
+                    // Blocks given up early report values past the cut.
+                    let mm = m as u32;
+                    let m64 = u64::from(mm);
+                    let cuts = [Cut::Largest((mm / 6).max(1)), Cut::Parts(mm / 3)]
+                        .into_iter()
+                        .map(|c| (0, c))
+                        .chain([m64 + 2, 2 * m64, 4 * m64, m64 * m64 / 4].map(|c| (2, Cut::SumSquares(c))));
+                    for (c, cut) in cuts {
+                        let c = if let Cut::Parts(_) = cut { 1 } else { c };
+                        let past = |x: &LaneStats, lane: usize| match cut {
+                            Cut::Largest(c) => u32::from(x.largest[lane]) >= c,
+                            Cut::Parts(p) => u32::from(x.parts[lane]) <= p,
+                            Cut::SumSquares(c) => u64::from(x.sum_squares[lane]) >= c,
+                            Cut::Never | Cut::XLogX(_) => false,
+                        };
+                        for (b, ((p, _), (s, _))) in plain.iter().zip(&run(Some(&shares), cut)).enumerate() {
+                            for lane in 0..blocks.block_len(b) {
+                                let same = (p.largest[lane], p.sum_squares[lane], p.parts[lane])
+                                    == (s.largest[lane], s.sum_squares[lane], s.parts[lane]);
+                                hopeless[c] += usize::from(!same);
+                                assert!(same || (past(p, lane) && past(s, lane)), "{game:?} {cut:?} lane {lane}");
+                            }
+                        }
+                    }
+                }
+                // Histograms by share, in full and given up past a cut.
+                let raws = space.raw_keys();
+                for cut in [Cut::Never, Cut::Largest((m as u32 / 4).max(1)), Cut::Parts(3)] {
+                    for b in 0..blocks.blocks() {
+                        let mut plain = [[0u16; 256]; BLOCK];
+                        blocks.histograms(b, &probes, &mut plain);
+                        let mut shared = [[0u16; 256]; BLOCK];
+                        let complete = blocks.histograms_shares(b, &probes, &shares, &mut shared, cut, &raws);
+                        for lane in 0..blocks.block_len(b) {
+                            if complete {
+                                assert_eq!(plain[lane], shared[lane], "{game:?} {cut:?}");
+                            } else {
+                                let sizes = raws.iter().map(|&k| u32::from(plain[lane][k as usize]));
+                                match cut {
+                                    Cut::Largest(c) => assert!(sizes.max().unwrap_or(0) >= c),
+                                    Cut::Parts(p) => assert!(sizes.filter(|&s| s > 0).count() as u32 <= p),
+                                    _ => unreachable!(),
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(hopeless.iter().all(|&h| h > 0), "a cut gave up no block ({hopeless:?}): the test shows nothing");
 }

@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::partition::{xlogx_floor, Partition, Shape};
 use super::{CodePool, Cut, Fold, Guesses, Scan};
 use crate::feedback::MAX_FEEDBACKS;
-use crate::lanes::{xlogx_floor_cut, CodeBlocks, LaneStats, ProbeSet, BLOCK};
+use crate::lanes::{xlogx_floor_cut, CodeBlocks, LaneStats, ProbeSet, Shares, BLOCK};
 use crate::space::Counts;
 
 /// The lanes of a block in the scan's order, with their positions: lanes of a pool's block
@@ -45,13 +45,14 @@ pub(super) fn pairwise<F: Fold>(
     scan: &Scan,
     units: Range<usize>,
     probes: &ProbeSet,
+    shares: Option<&Shares>,
     ranks: bool,
     fold: &mut F,
 ) -> bool {
     let m = scan.candidates.len();
     let Guesses::Pool(pool, reversed) = scan.guesses else { unreachable!("BUG: a list has no blocks") };
     let order = units.map(|u| block_of(scan, u).1);
-    pool.blocks.for_each_partition(order, probes, ranks, fold.cut(), |b, stats, lane_ranks| {
+    pool.blocks.for_each_partition(order, probes, shares, ranks, fold.cut(), |b, stats, lane_ranks| {
         visit_lanes(scan, pool, reversed, b, stats, lane_ranks, m, fold).then(|| fold.cut())
     })
 }
@@ -143,7 +144,13 @@ fn rejects(stats: &LaneStats, lane: usize, cut: Cut, m: usize) -> bool {
 
 /// Partition tables of the guesses at visit units `units` (blocks of a pool, or batches of 32
 /// of a list), 32 at a time, as histograms of the candidates' feedbacks (`probes`).
-pub(super) fn histograms<F: Fold>(scan: &Scan, units: Range<usize>, probes: &ProbeSet, fold: &mut F) -> bool {
+pub(super) fn histograms<F: Fold>(
+    scan: &Scan,
+    units: Range<usize>,
+    probes: &ProbeSet,
+    shares: Option<&Shares>,
+    fold: &mut F,
+) -> bool {
     let (space, candidates) = (scan.space, scan.candidates);
     let raws = space.raw_keys();
     let f = raws.len();
@@ -164,7 +171,11 @@ pub(super) fn histograms<F: Fold>(scan: &Scan, units: Range<usize>, probes: &Pro
             }
         };
         let valid = blocks.block_len(b);
-        if !blocks.histograms_within(b, probes, hist, fold.cut(), &raws) {
+        let complete = match shares {
+            Some(shares) => blocks.histograms_shares(b, probes, shares, hist, fold.cut(), &raws),
+            None => blocks.histograms_within(b, probes, hist, fold.cut(), &raws),
+        };
+        if !complete {
             // Every lane is past the cut: no guess of the block to show.
             for h in &mut hist[..valid] {
                 for &raw in &raws {

@@ -31,7 +31,7 @@ use rayon::prelude::*;
 pub use partition::{xlogx, Cut, Partition};
 
 use crate::code::CodeIndex;
-use crate::lanes::{CodeBlocks, Probe, ProbeSet, BLOCK, MAX_PROBES};
+use crate::lanes::{CodeBlocks, Probe, ProbeSet, Shares, BLOCK, MAX_PROBES};
 use crate::space::CodeSpace;
 use single::Source;
 
@@ -235,6 +235,9 @@ pub struct Scan<'a> {
     parallel: bool,
     /// The candidates' probes, shared with other scans of them (see [`Prepared`]).
     shared: Option<&'a OnceLock<ProbeSet>>,
+    /// Blacks plus whites of every guess with each candidate, when the guesses share one
+    /// colour multiset (see [`Scan::totals`]).
+    totals: Option<&'a [u8]>,
 }
 
 /// Candidates that several scans share: what the kernels build from them (their probes) is
@@ -305,7 +308,17 @@ impl<'a> Scan<'a> {
     /// A scan of `guesses` on `candidates` (sorted, of `space`), wanting [`Detail::Counts`],
     /// on the calling thread.
     pub fn new(space: &'a CodeSpace, guesses: Guesses<'a>, candidates: &'a [CodeIndex]) -> Scan<'a> {
-        Scan { space, guesses, candidates, detail: Detail::Counts, parallel: false, shared: None }
+        Scan { space, guesses, candidates, detail: Detail::Counts, parallel: false, shared: None, totals: None }
+    }
+
+    /// Tells the scan that every guess has blacks plus whites `totals[i]` with candidate `i`,
+    /// as guesses of one colour multiset do: candidates of different totals never share a
+    /// part, so the pairwise kernel compares each candidate only with those of its own total.
+    /// Wrong totals give wrong partitions.
+    pub fn totals(mut self, totals: &'a [u8]) -> Scan<'a> {
+        assert_eq!(totals.len(), self.candidates.len(), "BUG: totals of other candidates");
+        self.totals = Some(totals);
+        self
     }
 
     /// What the fold reads of each partition.
@@ -369,11 +382,15 @@ impl<'a> Scan<'a> {
             Path::Pairwise => self.with_probes(|probes| {
                 let ranks = self.detail == Detail::Sizes;
                 let units = guesses.div_ceil(BLOCK);
-                self.drive(units, 4, parallel, &init, |r, f| blocks::pairwise(self, r, probes, ranks, f))
+                let shares = self.totals.map(Shares::by_total);
+                let shares = shares.as_ref();
+                self.drive(units, 4, parallel, &init, |r, f| blocks::pairwise(self, r, probes, shares, ranks, f))
             }),
             Path::Histograms => self.with_probes(|probes| {
                 let units = guesses.div_ceil(BLOCK);
-                self.drive(units, 4, parallel, &init, |r, f| blocks::histograms(self, r, probes, f))
+                let shares = self.totals.map(Shares::by_total);
+                let shares = shares.as_ref();
+                self.drive(units, 4, parallel, &init, |r, f| blocks::histograms(self, r, probes, shares, f))
             }),
         }
     }

@@ -115,27 +115,29 @@ impl Multisets {
                 lists[self.group_of[g.get()] as usize].push(g);
             }
         }
-        // Each group's bound, most promising first (ties in the groups' order).
         // Each group's bound, most promising first (ties in the groups' order); sharpened by
-        // the positions only for the groups the plain bound does not rule out.
+        // the positions only for the groups the plain bound does not rule out. The part sizes
+        // stay where they were computed: only (key, group, place) triples are sorted.
         let mut sums = Vec::new();
-        let mut bounds: Vec<(f64, Counts, usize)> = Vec::new();
+        let mut sizes: Vec<Counts> = Vec::with_capacity(self.groups.len());
+        let mut bounds: Vec<(f64, usize, usize)> = Vec::with_capacity(self.groups.len());
         for g in (0..self.groups.len()).filter(|&g| list.is_none() || !lists[g].is_empty()) {
-            let sizes = self.bound(&self.groups[g].0, &shares, &live, None, &mut sums);
-            bounds.push((valuation.key(&sizes), sizes, g));
+            let bound = self.bound(&self.groups[g].0, &shares, &live, None, &mut sums);
+            bounds.push((valuation.key(&bound), g, sizes.len()));
+            sizes.push(bound);
         }
-        bounds.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal).then(a.2.cmp(&b.2)));
-        let mut sharpen = |bound: &(f64, Counts, usize)| match &places {
+        bounds.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal).then(a.1.cmp(&b.1)));
+        let mut sharpen = |&(key, g, at): &(f64, usize, usize)| match &places {
             Some(places) => {
-                let sizes = self.bound(&self.groups[bound.2].0, &shares, &live, Some(places), &mut sums);
+                let sizes = self.bound(&self.groups[g].0, &shares, &live, Some(places), &mut sums);
                 (valuation.key(&sizes), sizes)
             }
-            None => (bound.0, bound.1),
+            None => (key, sizes[at]),
         };
-        let beats = |(key, sizes): (f64, Counts), b: &Candidate, or_ties: bool| match compare(
+        let beats = |key: f64, sizes: &Counts, b: &Candidate, or_ties: bool| match compare(
             valuation,
             key,
-            || sizes,
+            || *sizes,
             b.key,
             &b.sizes,
         ) {
@@ -150,11 +152,15 @@ impl Multisets {
             None => BestGuess::new(valuation, ideal, 0, best.cloned()),
         };
         let mut scanned = vec![false; self.groups.len()];
+        let mut totals = Vec::with_capacity(candidates.len());
         for bound in &bounds {
-            let g = bound.2;
+            let g = bound.1;
             if let Some(b) = &found.best {
                 // Checked for every group: float keys may order near-ties either way.
-                if !beats((bound.0, bound.1), b, false) || !beats(sharpen(bound), b, false) {
+                if !beats(bound.0, &sizes[bound.2], b, false) || {
+                    let (key, sharp) = sharpen(bound);
+                    !beats(key, &sharp, b, false)
+                } {
                     continue;
                 }
             }
@@ -163,7 +169,14 @@ impl Multisets {
                 None => Guesses::Pool(&self.groups[g].1, rank.is_some_and(|r| r.largest)),
             };
             scanned[g] = rank.is_some();
-            let scan = prepared.scan(guesses).detail(valuation.detail());
+            // Every guess of the group has one total with each candidate.
+            let multiset = &self.groups[g].0;
+            totals.clear();
+            totals.extend(candidates.iter().map(|&c| {
+                let share = &self.groups[self.group_of[c.get()] as usize].0;
+                multiset.iter().zip(share).map(|(a, b)| *a.min(b)).sum::<u8>()
+            }));
+            let scan = prepared.scan(guesses).detail(valuation.detail()).totals(&totals);
             let before = found;
             found = scan.parallel(true).run(|| before.clone());
             if found.reached {
@@ -179,8 +192,11 @@ impl Multisets {
         // The groups left that may reach it.
         let mut reaching = vec![false; self.groups.len()];
         for bound in &bounds {
-            let g = bound.2;
-            reaching[g] = !scanned[g] && beats((bound.0, bound.1), &value, true) && beats(sharpen(bound), &value, true);
+            let g = bound.1;
+            reaching[g] = !scanned[g] && beats(bound.0, &sizes[bound.2], &value, true) && {
+                let (key, sharp) = sharpen(bound);
+                beats(key, &sharp, &value, true)
+            };
         }
         Some(BestValue { value, reaching })
     }
