@@ -262,7 +262,7 @@ fn assemble(
                 depths.push(d);
             }
             let least = *depths.iter().min().expect("at least one first guess");
-            let kept = first.iter().zip(&depths).filter(|(_, &d)| d == least).map(|(&g, _)| g).collect();
+            let kept = first.iter().zip(&depths).filter(|&(_, &d)| d == least).map(|(&g, _)| g).collect();
             (kept, Some(least - 1))
         }
     };

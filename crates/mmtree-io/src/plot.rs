@@ -556,7 +556,7 @@ pub fn histograms_svg(panels: &[HistogramPanel], x_label: &str, y_label: &str) -
                         counts
                             .iter()
                             .enumerate()
-                            .filter(|(_, &c)| c > 0)
+                            .filter(|&(_, &c)| c > 0)
                             .map(|(d, &c)| Rectangle::new([(left(d), 0.0), (left(d) + width, c as f64)], fill)),
                     )?
                     .label(name.as_str())

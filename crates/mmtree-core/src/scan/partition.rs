@@ -167,7 +167,7 @@ impl Partition<'_> {
     #[inline(always)]
     pub fn feedbacks(&self) -> u128 {
         let mask =
-            |counts: &[u32]| counts.iter().enumerate().filter(|(_, &s)| s > 0).fold(0u128, |m, (f, _)| m | 1 << f);
+            |counts: &[u32]| counts.iter().enumerate().filter(|&(_, &s)| s > 0).fold(0u128, |m, (f, _)| m | 1 << f);
         match self.shape {
             Shape::Feedbacks { mask, .. } => u128::from(mask),
             Shape::Counts(counts) => mask(counts),

@@ -74,7 +74,7 @@ fn expected(position: usize, guess: CodeIndex, counts: Vec<u32>) -> Seen {
         sum_squares: sizes.iter().map(|&s| u64::from(s) * u64::from(s)).sum(),
         parts: sizes.len() as u32,
         xlogx: sizes.iter().map(|&s| xlogx(s)).sum(),
-        feedbacks: counts.iter().enumerate().filter(|(_, &s)| s > 0).fold(0, |m, (f, _)| m | 1 << f),
+        feedbacks: counts.iter().enumerate().filter(|&(_, &s)| s > 0).fold(0, |m, (f, _)| m | 1 << f),
         counts,
         sizes,
     }

@@ -210,7 +210,7 @@ impl Multisets {
     /// that come before its guess in tie order `rank`, in that order; `None` when those groups
     /// hold more than `most` codes.
     pub(super) fn reaching_before(&self, best: &BestValue, rank: Rank, most: usize) -> Option<Vec<CodeIndex>> {
-        let reaching = || self.groups.iter().zip(&best.reaching).filter(|(_, &reaching)| reaching);
+        let reaching = || self.groups.iter().zip(&best.reaching).filter(|&(_, &reaching)| reaching);
         if reaching().map(|((_, pool), _)| pool.len()).sum::<usize>() > most {
             return None;
         }
@@ -238,7 +238,7 @@ impl Multisets {
 
     /// The groups holding candidates, with how many.
     fn nonempty(&self, share: &[u32]) -> Vec<(&Multiset, u32)> {
-        share.iter().zip(&self.groups).filter(|(&n, _)| n > 0).map(|(&n, (m, _))| (m, n)).collect()
+        share.iter().zip(&self.groups).filter(|&(&n, _)| n > 0).map(|(&n, (m, _))| (m, n)).collect()
     }
 
     /// How many candidates of each share have each colour at each position.
@@ -246,7 +246,7 @@ impl Multisets {
         let (n, k) = (usize::from(space.game().n()), usize::from(space.game().k()));
         let mut slot = vec![0; self.groups.len()];
         let mut next = 0;
-        for (slot, _) in slot.iter_mut().zip(share).filter(|(_, &count)| count > 0) {
+        for (slot, _) in slot.iter_mut().zip(share).filter(|&(_, &count)| count > 0) {
             *slot = next;
             next += 1;
         }
