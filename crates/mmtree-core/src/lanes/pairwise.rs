@@ -374,15 +374,7 @@ impl Cut {
                 let t = _mm256_set1_epi8(t as i8);
                 _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(largest, t), largest)) == -1
             }
-            Cut::Parts(p) => {
-                if rest as u64 >= u64::from(p) {
-                    return false;
-                }
-                let p = p.min(u32::from(u8::MAX)) as u8;
-                let most = _mm256_adds_epu8(parts, _mm256_set1_epi8(rest as i8));
-                let at_most = _mm256_cmpeq_epi8(_mm256_min_epu8(most, _mm256_set1_epi8(p as i8)), most);
-                _mm256_movemask_epi8(at_most) == -1
-            }
+            Cut::Parts(p) => parts_past(p, rest, parts),
             Cut::SumSquares(cut) => {
                 // Each probe to come adds at least 1 to the sum.
                 let Ok(t) = u16::try_from(cut.saturating_sub(rest as u64)) else { return false };
@@ -392,6 +384,22 @@ impl Cut {
             }
         }
     }
+}
+
+/// Whether no lane can end with more than `p` parts, with `rest` probes still to count (each
+/// adds at most one part).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+fn parts_past(p: u32, rest: usize, parts: std::arch::x86_64::__m256i) -> bool {
+    use std::arch::x86_64::*;
+    if rest as u64 >= u64::from(p) {
+        return false;
+    }
+    let p = p.min(u32::from(u8::MAX)) as u8;
+    let most = _mm256_adds_epu8(parts, _mm256_set1_epi8(rest as i8));
+    let at_most = _mm256_cmpeq_epi8(_mm256_min_epu8(most, _mm256_set1_epi8(p as i8)), most);
+    _mm256_movemask_epi8(at_most) == -1
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -427,15 +435,7 @@ impl Cut {
                 let Ok(t) = u8::try_from(c - 1) else { return false };
                 _mm256_movemask_epi8(at_least(largest, _mm256_set1_epi8(t as i8))) == -1
             }
-            Cut::Parts(p) => {
-                if rest as u64 >= u64::from(p) {
-                    return false;
-                }
-                let p = p.min(u32::from(u8::MAX)) as u8;
-                let most = _mm256_adds_epu8(parts, _mm256_set1_epi8(rest as i8));
-                let at_most = _mm256_cmpeq_epi8(_mm256_min_epu8(most, _mm256_set1_epi8(p as i8)), most);
-                _mm256_movemask_epi8(at_most) == -1
-            }
+            Cut::Parts(p) => parts_past(p, rest, parts),
             Cut::SumSquares(cut) => {
                 // Each of the m probes adds 2 rank + 1, so the sum is at least m + 2 sum(rank).
                 let Ok(t) = u16::try_from(cut.saturating_sub(m as u64).div_ceil(2)) else { return false };
