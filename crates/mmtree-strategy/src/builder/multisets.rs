@@ -35,6 +35,17 @@ pub(super) struct BestValue {
     reaching: Vec<bool>,
 }
 
+/// The guesses a best value is sought among, by group.
+#[derive(Clone, Copy)]
+pub(super) enum Among<'a> {
+    /// Every code.
+    All,
+    /// These codes, each group's in this order.
+    List(&'a [CodeIndex]),
+    /// A pool cut down by symmetry: its codes of each group (see [`Multisets::restrict`]).
+    Pools(&'a [CodePool]),
+}
+
 /// Every code of a game, grouped by colour multiset, each group laid out for the scans.
 pub(super) struct Multisets {
     groups: Vec<(Multiset, CodePool)>,
@@ -88,8 +99,8 @@ impl Multisets {
     }
 
     /// The best value of a guess on `candidates` that is strictly better than `best` (of any
-    /// guess when `None`): `None` when there is none. The guesses are those of `list`, or every
-    /// code when `None`; either way they must hold a best guess of the whole pool. With the tie
+    /// guess when `None`): `None` when there is none. The guesses are those of `among`, which
+    /// must hold a best guess of the whole pool. With the tie
     /// order `rank`, each group is scanned in it and the guess returned is the first of that
     /// value in tie order among the groups scanned; `best`, if any, comes before every guess.
     #[allow(clippy::too_many_arguments)]
@@ -100,7 +111,7 @@ impl Multisets {
         prepared: &Prepared,
         ideal: &Target,
         best: Option<&Candidate>,
-        list: Option<&[CodeIndex]>,
+        among: Among,
         rank: Option<Rank>,
     ) -> Option<BestValue> {
         let candidates = prepared.candidates();
@@ -109,7 +120,7 @@ impl Multisets {
         let places = (candidates.len() > LAID_OUT_MAX).then(|| self.places(space, candidates, &share));
         // The guesses of each group (a list's, in its order).
         let mut lists: Vec<Vec<CodeIndex>> = Vec::new();
-        if let Some(list) = list {
+        if let Among::List(list) = among {
             lists.resize(self.groups.len(), Vec::new());
             for &g in list {
                 lists[self.group_of[g.get()] as usize].push(g);
@@ -121,7 +132,12 @@ impl Multisets {
         let mut sums = Vec::new();
         let mut sizes: Vec<Counts> = Vec::with_capacity(self.groups.len());
         let mut bounds: Vec<(f64, usize, usize)> = Vec::with_capacity(self.groups.len());
-        for g in (0..self.groups.len()).filter(|&g| list.is_none() || !lists[g].is_empty()) {
+        let holds = |g: usize| match among {
+            Among::All => true,
+            Among::List(_) => !lists[g].is_empty(),
+            Among::Pools(pools) => !pools[g].is_empty(),
+        };
+        for g in (0..self.groups.len()).filter(|&g| holds(g)) {
             let bound = self.bound(&self.groups[g].0, &shares, &live, None, &mut sums);
             bounds.push((valuation.key(&bound), g, sizes.len()));
             sizes.push(bound);
@@ -164,9 +180,11 @@ impl Multisets {
                     continue;
                 }
             }
-            let guesses = match list {
-                Some(_) => Guesses::List(&lists[g]),
-                None => Guesses::Pool(&self.groups[g].1, rank.is_some_and(|r| r.largest)),
+            let largest = rank.is_some_and(|r| r.largest);
+            let guesses = match among {
+                Among::All => Guesses::Pool(&self.groups[g].1, largest),
+                Among::List(_) => Guesses::List(&lists[g]),
+                Among::Pools(pools) => Guesses::Pool(&pools[g], largest),
             };
             scanned[g] = rank.is_some();
             // Every guess of the group has one total with each candidate.
@@ -208,18 +226,40 @@ impl Multisets {
 
     /// The codes of the groups that may reach the best value (see [`Multisets::may_reach`])
     /// that come before its guess in tie order `rank`, in that order; `None` when those groups
-    /// hold more than `most` codes.
-    pub(super) fn reaching_before(&self, best: &BestValue, rank: Rank, most: usize) -> Option<Vec<CodeIndex>> {
-        let reaching = || self.groups.iter().zip(&best.reaching).filter(|&(_, &reaching)| reaching);
-        if reaching().map(|((_, pool), _)| pool.len()).sum::<usize>() > most {
+    /// hold more than `most` codes. The groups are every code's, or `pools` (see
+    /// [`Multisets::restrict`]).
+    pub(super) fn reaching_before(
+        &self,
+        best: &BestValue,
+        rank: Rank,
+        most: usize,
+        pools: Option<&[CodePool]>,
+    ) -> Option<Vec<CodeIndex>> {
+        let pool = |g: usize| pools.map_or(&self.groups[g].1, |pools| &pools[g]);
+        let reaching = || (0..self.groups.len()).filter(|&g| best.reaching[g]).map(pool);
+        if reaching().map(CodePool::len).sum::<usize>() > most {
             return None;
         }
         let before = rank.of(best.value.guess);
-        let mut left: Vec<CodeIndex> = reaching()
-            .flat_map(|((_, pool), _)| pool.indices().iter().copied().filter(|&g| rank.of(g) < before))
-            .collect();
+        let mut left: Vec<CodeIndex> =
+            reaching().flat_map(|pool| pool.indices().iter().copied().filter(|&g| rank.of(g) < before)).collect();
         left.sort_unstable_by_key(|&g| rank.of(g));
         Some(left)
+    }
+
+    /// Number of groups.
+    pub(super) fn len(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// The codes of `indices` (increasing) by group, each group's laid out for the scans in
+    /// increasing order: a pool cut down by symmetry, for [`Among::Pools`].
+    pub(super) fn restrict(&self, space: &CodeSpace, indices: &[CodeIndex]) -> Vec<CodePool> {
+        let mut members: Vec<Vec<CodeIndex>> = vec![Vec::new(); self.groups.len()];
+        for &code in indices {
+            members[self.group_of[code.get()] as usize].push(code);
+        }
+        members.into_iter().map(|codes| CodePool::new(space, codes)).collect()
     }
 
     /// How many candidates each group holds, and at how many positions each colour occurs in

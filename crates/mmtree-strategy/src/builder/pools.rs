@@ -1,20 +1,29 @@
 //! Guess pools cut down by symmetry: the codes whose interchangeable colours come in canonical
 //! order and that have no blank colour, listed once and kept, since the same few classes of
 //! free and absent colours recur at thousands of nodes. A pool is laid out for the 32-wide
-//! scans only when a small candidate set first scans it: large sets read its indices alone.
+//! scans only when a small candidate set first scans it (as a whole, and by colour multiset
+//! for the one-step pass of `multisets`): large sets read its indices alone.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use mmtree_core::{canonical_indices, CodeIndex, CodePool, CodeSpace};
+use mmtree_core::{canonical_indices, CodeIndex, CodePool, CodeSpace, BLOCK};
+
+use super::multisets::Multisets;
 
 /// Most bytes the reduced pools of one solver keep.
 const POOL_CACHE_BYTES: usize = 256 << 20;
+/// Most bytes their layouts by colour multiset take, besides: a budget of their own, so that
+/// they never crowd out a pool (rebuilt at every node when not kept).
+const BY_GROUP_BYTES: usize = 128 << 20;
 
 /// One reduced pool: its codes' indices in increasing order, laid out on first need.
 pub(super) struct ReducedPool {
     indices: Vec<CodeIndex>,
     laid_out: OnceLock<CodePool>,
+    /// Whether the cache keeps the pool (and may then lay it out by multiset too).
+    kept: bool,
+    by_group: OnceLock<Vec<CodePool>>,
 }
 
 impl ReducedPool {
@@ -43,6 +52,7 @@ struct Cached {
     /// `None`: the reduction drops too little to be worth a pool of its own.
     pools: HashMap<Key, Option<Arc<ReducedPool>>>,
     bytes: usize,
+    by_group_bytes: usize,
 }
 
 impl PoolCache {
@@ -65,20 +75,54 @@ impl PoolCache {
         }
         let (free, blank, largest) = key;
         let indices = canonical_indices(space.game(), free, blank, largest);
-        let pool = (indices.len() * 4 <= space.len() * 3).then(|| {
-            let indices = indices.into_iter().map(CodeIndex::from_index).collect();
-            Arc::new(ReducedPool { indices, laid_out: OnceLock::new() })
-        });
+        let kept = (indices.len() * 4 <= space.len() * 3).then_some(indices.len());
         // Counted as laid out: most pools are, sooner or later.
-        let rows = usize::from(space.game().n()) + usize::from(space.game().k());
-        let bytes = pool.as_ref().map_or(0, |p| p.indices.len() * (4 + 4 + rows));
+        let bytes = kept.map_or(0, |len| len * (4 + laid_out_bytes(space)));
         let mut cache = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        if cache.bytes + bytes <= POOL_CACHE_BYTES {
+        let fits = cache.bytes + bytes <= POOL_CACHE_BYTES;
+        let pool = kept.map(|_| {
+            let indices = indices.into_iter().map(CodeIndex::from_index).collect();
+            Arc::new(ReducedPool { indices, laid_out: OnceLock::new(), kept: fits, by_group: OnceLock::new() })
+        });
+        if fits {
             cache.bytes += bytes;
             cache.pools.insert(key, pool.clone());
         }
         pool
     }
+
+    /// `pool`'s codes of each colour multiset of `multisets`, laid out (built on the first
+    /// call; a solver has one `multisets`), when the pool is kept and the budget still holds
+    /// them; `None` otherwise.
+    pub(super) fn by_group<'p>(
+        &self,
+        pool: &'p ReducedPool,
+        space: &CodeSpace,
+        multisets: &Multisets,
+    ) -> Option<&'p [CodePool]> {
+        if let Some(groups) = pool.by_group.get() {
+            return Some(groups);
+        }
+        if !pool.kept {
+            return None;
+        }
+        // Each group's last block may be part empty.
+        let bytes = (pool.indices.len() + multisets.len() * BLOCK) * (4 + laid_out_bytes(space));
+        {
+            let mut cache = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+            if cache.by_group_bytes + bytes > BY_GROUP_BYTES {
+                return None;
+            }
+            cache.by_group_bytes += bytes;
+        }
+        Some(pool.by_group.get_or_init(|| multisets.restrict(space, &pool.indices)))
+    }
+}
+
+/// Bytes of one code laid out for the scans, besides its index: a byte per position and per
+/// colour count.
+fn laid_out_bytes(space: &CodeSpace) -> usize {
+    usize::from(space.game().n()) + usize::from(space.game().k())
 }
 
 /// One key per pool: a blank colour of a class bars the class's later colours (in tie order)
