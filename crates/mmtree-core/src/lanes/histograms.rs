@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use super::{CodeBlocks, ProbeSet, Shares, BLOCK};
+use super::{CodeBlocks, Probe, ProbeSet, Shares, BLOCK};
 use crate::game::MAX_PEGS;
 use crate::scan::Cut;
 
@@ -99,10 +99,16 @@ impl CodeBlocks {
         }
         let (from, to, _) = run;
         for &probe in &shares.order[from..to] {
-            let keys = self.keys_scalar(b, &probes.probes[usize::from(probe)]);
-            for (h, &key) in hist[..valid].iter_mut().zip(&keys) {
-                h[key as usize] += 1;
-            }
+            self.add_scalar(b, valid, &probes.probes[usize::from(probe)], hist);
+        }
+    }
+
+    /// Adds one probe's feedback with each of block `b`'s first `valid` codes to their
+    /// histograms, without SIMD.
+    fn add_scalar(&self, b: usize, valid: usize, probe: &Probe, hist: &mut [[u16; 256]; BLOCK]) {
+        let keys = self.keys_scalar(b, probe);
+        for (h, &key) in hist[..valid].iter_mut().zip(&keys) {
+            h[key as usize] += 1;
         }
     }
 
@@ -159,10 +165,7 @@ impl CodeBlocks {
             return unsafe { self.histograms_avx2(b, valid, probes, range, hist) };
         }
         for probe in &probes.probes[range] {
-            let keys = self.keys_scalar(b, probe);
-            for (h, &key) in hist[..valid].iter_mut().zip(&keys) {
-                h[key as usize] += 1;
-            }
+            self.add_scalar(b, valid, probe, hist);
         }
     }
 
