@@ -75,13 +75,13 @@ impl PoolCache {
         }
         let (free, blank, largest) = key;
         let indices = canonical_indices(space.game(), free, blank, largest);
-        let kept = (indices.len() * 4 <= space.len() * 3).then_some(indices.len());
-        // Counted as laid out: most pools are, sooner or later.
-        let bytes = kept.map_or(0, |len| len * (4 + laid_out_bytes(space)));
+        let indices: Option<Vec<CodeIndex>> =
+            (indices.len() * 4 <= space.len() * 3).then(|| indices.into_iter().map(CodeIndex::from_index).collect());
+        // Counted as laid out (its indices twice): most pools are, sooner or later.
+        let bytes = indices.as_ref().map_or(0, |i| i.len() * (4 + 4 + laid_out_bytes(space)));
         let mut cache = self.inner.lock().unwrap_or_else(|p| p.into_inner());
         let fits = cache.bytes + bytes <= POOL_CACHE_BYTES;
-        let pool = kept.map(|_| {
-            let indices = indices.into_iter().map(CodeIndex::from_index).collect();
+        let pool = indices.map(|indices| {
             Arc::new(ReducedPool { indices, laid_out: OnceLock::new(), kept: fits, by_group: OnceLock::new() })
         });
         if fits {
