@@ -188,14 +188,14 @@ impl Solver<'_> {
             // ranked), before the guess found. A list is scanned ranked, group by group; so is
             // the whole pool of a small set when a ranked scan cuts as much as a plain one (see
             // `ranked`); a pool cut down by symmetry is grouped by multiset too (its own codes).
-            let pools = multisets.zip(reduced.as_deref()).map(|(groups, r)| {
-                (r.indices().len() >= BY_GROUP_MIN * groups.len())
-                    .then(|| self.pools.by_group(r, self.space, groups))
-                    .flatten()
-            });
+            let pools = match (multisets, reduced.as_deref()) {
+                (Some(groups), Some(r)) if r.indices().len() >= BY_GROUP_MIN * groups.len() => {
+                    self.pools.by_group(r, self.space, groups)
+                }
+                _ => None,
+            };
             // Without them, a pool cut down by symmetry is scanned as it is.
-            let multisets = if matches!(pools, Some(None)) { None } else { multisets };
-            let pools = pools.flatten();
+            let multisets = multisets.filter(|_| reduced.is_none() || pools.is_some());
             let among = match pools {
                 Some(pools) => Among::Pools(pools),
                 None if small => Among::All,
