@@ -138,15 +138,15 @@ impl Multisets {
             Among::Pools(pools) => !pools[g].is_empty(),
         };
         for g in (0..self.groups.len()).filter(|&g| holds(g)) {
-            let bound = self.bound(&self.groups[g].0, &shares, &live, None, &mut sums);
-            bounds.push((valuation.key(&bound), g, sizes.len()));
+            let (bound, len) = self.bound(&self.groups[g].0, &shares, &live, None, &mut sums);
+            bounds.push((valuation.key(&bound[..len]), g, sizes.len()));
             sizes.push(bound);
         }
         bounds.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal).then(a.1.cmp(&b.1)));
         let mut sharpen = |&(key, g, at): &(f64, usize, usize)| match &places {
             Some(places) => {
-                let sizes = self.bound(&self.groups[g].0, &shares, &live, Some(places), &mut sums);
-                (valuation.key(&sizes), sizes)
+                let (sizes, len) = self.bound(&self.groups[g].0, &shares, &live, Some(places), &mut sums);
+                (valuation.key(&sizes[..len]), sizes)
             }
             None => (key, sizes[at]),
         };
@@ -304,7 +304,9 @@ impl Multisets {
     /// multisets, where colour `c` occurs at `live[c]` positions: each total's candidates in as
     /// many equal parts as it has feedbacks with no more blacks than the guess's pegs of live
     /// colours can score, the largest no smaller than the blacks `places` allow (see
-    /// [`least_largest`]); largest first. `sums` is scratch space.
+    /// [`least_largest`]); largest first, with how many parts (valuing only those, not the
+    /// zeros after them, matters to entropy: its sum is a chain of float adds). `sums` is
+    /// scratch space.
     fn bound(
         &self,
         guess: &Multiset,
@@ -312,7 +314,7 @@ impl Multisets {
         live: &Multiset,
         places: Option<&Places>,
         sums: &mut Vec<u32>,
-    ) -> Counts {
+    ) -> (Counts, usize) {
         let blacks: u8 = guess.iter().zip(live).map(|(a, b)| *a.min(b)).sum();
         let blacks = usize::from(blacks).min(PEGS - 1);
         let mut per_total = [0u32; MAX_PEGS as usize + 1];
@@ -352,7 +354,7 @@ impl Multisets {
             }
         }
         sizes[..len].sort_unstable_by(|a, b| b.cmp(a));
-        sizes
+        (sizes, len)
     }
 }
 
@@ -433,8 +435,8 @@ mod tests {
                 let places = groups.places(&space, set, &share);
                 let mut sums = Vec::new();
                 for (multiset, pool) in &groups.groups {
-                    let plain = groups.bound(multiset, &shares, &live, None, &mut sums);
-                    let sharp = groups.bound(multiset, &shares, &live, Some(&places), &mut sums);
+                    let (plain, _) = groups.bound(multiset, &shares, &live, None, &mut sums);
+                    let (sharp, _) = groups.bound(multiset, &shares, &live, Some(&places), &mut sums);
                     for &g in pool.indices() {
                         let mut sizes: Vec<u32> = space.split(g, set).iter().map(|(_, p)| p.len() as u32).collect();
                         sizes.sort_unstable_by(|a, b| b.cmp(a));
