@@ -3,6 +3,8 @@
 
 use std::ops::Range;
 
+#[cfg(target_arch = "x86_64")]
+use super::probes::Equalities;
 use super::{CodeBlocks, Probe, ProbeSet, Shares, BLOCK};
 use crate::game::MAX_PEGS;
 use crate::scan::Cut;
@@ -142,10 +144,13 @@ impl CodeBlocks {
                 *count = zero;
             }
         };
+        let mut masks = Equalities::new();
+        // SAFETY: same game (checked by the caller).
+        unsafe { probes.equalities(block, &mut masks) };
         let mut pending = 0;
         for &probe in &shares.order[from..to] {
-            // SAFETY: same game (checked by the caller).
-            let black = unsafe { probes.blacks(usize::from(probe), block) };
+            // SAFETY: the masks were just filled for these probes.
+            let black = unsafe { probes.blacks(usize::from(probe), &masks) };
             for (blacks, count) in counts[..=t].iter_mut().enumerate() {
                 *count = _mm256_sub_epi8(*count, _mm256_cmpeq_epi8(black, _mm256_set1_epi8(blacks as i8)));
             }
@@ -183,9 +188,13 @@ impl CodeBlocks {
         // SAFETY: block b is in bounds (checked by the caller).
         let block = unsafe { self.data.as_ptr().add(b * self.rows * BLOCK) };
         let mut keys = [0u8; BLOCK];
+        let mut masks = Equalities::new();
+        // SAFETY: same game (checked by the caller).
+        unsafe { probes.equalities(block, &mut masks) };
         for j in range {
-            // SAFETY: same game (checked by the caller); keys is 32 bytes.
-            unsafe { _mm256_storeu_si256(keys.as_mut_ptr().cast(), probes.keys(j, block, self.totals)) };
+            // SAFETY: same game (checked by the caller), the masks filled for it; keys is 32 bytes.
+            let key = unsafe { probes.keys(j, block, &masks, self.totals) };
+            unsafe { _mm256_storeu_si256(keys.as_mut_ptr().cast(), key) };
             for (h, &key) in hist[..valid].iter_mut().zip(&keys) {
                 h[key as usize] += 1;
             }

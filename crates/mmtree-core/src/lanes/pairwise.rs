@@ -1,6 +1,8 @@
 //! Partitions of a few probes by 32 guesses at once, read off pairwise equalities of feedback
 //! keys: each probe's rank among the earlier probes of its part, in registers.
 
+#[cfg(target_arch = "x86_64")]
+use super::probes::Equalities;
 use super::{CodeBlocks, ProbeSet, BLOCK, MAX_PROBES};
 use crate::scan::Cut;
 
@@ -192,10 +194,12 @@ impl CodeBlocks {
         let steps = _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(XLOGX_STEPS.as_ptr().cast()) });
         let mut ranks = [[0u8; BLOCK]; MAX_PROBES];
         let mut stats = LaneStats::default();
+        let mut masks = Equalities::new();
         for b in blocks {
             assert!(b < self.blocks(), "BUG: block {b} of {}", self.blocks());
-            // SAFETY: block b is in bounds (checked above).
+            // SAFETY: block b is in bounds (checked above), of the probes' game (checked by the caller).
             let block = unsafe { self.data.as_ptr().add(b * self.rows * BLOCK) };
+            unsafe { probes.equalities(block, &mut masks) };
             let mut keys = [MaybeUninit::<__m256i>::uninit(); MAX_PROBES];
             let full = self.block_len(b) == BLOCK;
             let (mut largest, mut parts) = (zero, zero);
@@ -207,13 +211,14 @@ impl CodeBlocks {
                 // With shares, probe `order[j]` is compared with the earlier probes of its share
                 // (from `starts[j]`), where the blacks alone tell the feedbacks apart.
                 // SAFETY: the probe set was built for this layout (same game, checked by the
-                // caller); `order` holds the m probe numbers, `starts[j] <= j`.
+                // caller) and the masks filled for this block; `order` holds the m probe
+                // numbers, `starts[j] <= j`.
                 let (start, key) = unsafe {
                     if SHARES {
                         let probe = usize::from(*order.get_unchecked(j));
-                        (usize::from(*starts.get_unchecked(j)), probes.blacks(probe, block))
+                        (usize::from(*starts.get_unchecked(j)), probes.blacks(probe, &masks))
                     } else {
-                        (0, probes.keys(j, block, self.totals))
+                        (0, probes.keys(j, block, &masks, self.totals))
                     }
                 };
                 let mut rank = zero;
@@ -295,10 +300,12 @@ impl CodeBlocks {
         let zero = _mm256_setzero_si256();
         let ones = _mm256_set1_epi8(-1);
         let mut stats = LaneStats::default();
+        let mut masks = Equalities::new();
         for b in blocks {
             assert!(b < self.blocks(), "BUG: block {b} of {}", self.blocks());
-            // SAFETY: block b is in bounds (checked above).
+            // SAFETY: block b is in bounds (checked above), of the probes' game (checked by the caller).
             let block = unsafe { self.data.as_ptr().add(b * self.rows * BLOCK) };
+            unsafe { probes.equalities(block, &mut masks) };
             let full = self.block_len(b) == BLOCK;
             let (mut largest, mut parts) = (zero, zero);
             // Sums of squares in 16 bits: lanes 0-7 and 16-23 in `lo`, 8-15 and 24-31 in `hi`.
@@ -308,8 +315,8 @@ impl CodeBlocks {
                 let t = usize::from(total).min(VALUES - 1);
                 let mut counts = [zero; VALUES];
                 for &probe in &shares.order[from..to] {
-                    // SAFETY: the probe set was built for this layout (same game, checked by the caller).
-                    let black = unsafe { probes.blacks(usize::from(probe), block) };
+                    // SAFETY: the masks were filled for this block and these probes.
+                    let black = unsafe { probes.blacks(usize::from(probe), &masks) };
                     for (blacks, count) in counts[..=t].iter_mut().enumerate() {
                         *count = _mm256_sub_epi8(*count, _mm256_cmpeq_epi8(black, _mm256_set1_epi8(blacks as i8)));
                     }
