@@ -4,7 +4,11 @@ use super::{Probe, BLOCK};
 use crate::game::{FeedbackKind, Game, MAX_COLOURS, MAX_PEGS};
 
 /// Most (position, colour) pairs a probe set can hold.
-pub(super) const MAX_CELLS: usize = MAX_PEGS as usize * MAX_COLOURS as usize;
+const MAX_CELLS: usize = MAX_PEGS as usize * MAX_COLOURS as usize;
+
+/// Most masks a block's table holds (32 bytes each, on the kernel's stack): every cell, and
+/// the pairs of cells when they fit too.
+const MAX_MASKS: usize = 1024;
 
 /// Probes with their pegs and colour counts broadcast to 32 lanes once, for
 /// [`CodeBlocks::for_each_partition`](super::CodeBlocks::for_each_partition) (at most
@@ -22,22 +26,29 @@ pub struct ProbeSet {
     /// The (position, colour) pairs some probe has, as (byte offset of the position's row
     /// within a block, colour), by position: see [`Equalities`].
     cells: Vec<(u32, u8)>,
-    /// Per probe, its `n` cells (probe `j`'s from `j * n`).
+    /// The pairs of cells at positions `2i` and `2i + 1` that some probe has, as indices of
+    /// cells; their masks follow the cells' in the table.
+    pairs: Vec<(u16, u16)>,
+    /// Per probe, its masks in the table (probe `j`'s from `j * per_probe`): one per pair of
+    /// positions (and one for the last position when `n` is odd), or one per position when
+    /// the pairs do not fit.
     slots: Vec<u16>,
+    per_probe: usize,
 }
 
-/// A block's equality masks with each cell of a probe set (see [`ProbeSet::equalities`]):
-/// a probe's blacks are then the sum of its `n` masks, `n` compares made once per block for
-/// all the probes that share each (position, colour) pair, not once per probe.
+/// A block's equality masks with each cell of a probe set, then with each pair of cells (see
+/// [`ProbeSet::equalities`]): a probe's blacks are then the sum of about `n / 2` masks, the
+/// compares made once per block for all the probes that share each (position, colour) pair,
+/// not once per probe.
 #[cfg(target_arch = "x86_64")]
 pub(super) struct Equalities {
-    masks: [std::mem::MaybeUninit<std::arch::x86_64::__m256i>; MAX_CELLS],
+    masks: [std::mem::MaybeUninit<std::arch::x86_64::__m256i>; MAX_MASKS],
 }
 
 #[cfg(target_arch = "x86_64")]
 impl Equalities {
     pub(super) fn new() -> Equalities {
-        Equalities { masks: [std::mem::MaybeUninit::uninit(); MAX_CELLS] }
+        Equalities { masks: [std::mem::MaybeUninit::uninit(); MAX_MASKS] }
     }
 }
 
@@ -58,10 +69,7 @@ impl ProbeSet {
             *slot = cells.len() as u16;
             cells.push(((cell / k * BLOCK) as u32, (cell % k) as u8));
         }
-        let slots = probes
-            .iter()
-            .flat_map(|probe| probe.pegs().iter().enumerate().map(|(p, &c)| slot_of[p * k + usize::from(c)]))
-            .collect();
+        let (pairs, slots, per_probe) = pair_cells(&probes, n, k, &slot_of, cells.len());
         let (mut vectors, mut offsets, mut starts) = (Vec::new(), Vec::new(), Vec::new());
         for probe in &probes {
             let colours = if totals { probe.counts().len() } else { 0 };
@@ -71,10 +79,10 @@ impl ProbeSet {
                 offsets.push(u32::from(row) * BLOCK as u32);
             }
         }
-        ProbeSet { probes, totals, vectors, offsets, starts, cells, slots }
+        ProbeSet { probes, totals, vectors, offsets, starts, cells, pairs, slots, per_probe }
     }
 
-    /// Fills `into` with the equality masks of the block at `block` with every cell.
+    /// Fills `into` with the equality masks of the block at `block` with every cell and pair.
     ///
     /// # Safety
     /// `block` must point to a whole block of a layout of the probes' game.
@@ -88,6 +96,13 @@ impl ProbeSet {
             let row = unsafe { _mm256_loadu_si256(block.add(offset as usize).cast()) };
             *mask = std::mem::MaybeUninit::new(_mm256_cmpeq_epi8(row, _mm256_set1_epi8(colour as i8)));
         }
+        let (cells, pairs) = into.masks.split_at_mut(self.cells.len());
+        for (mask, &(a, b)) in pairs.iter_mut().zip(&self.pairs) {
+            // SAFETY: a and b are cells, filled just above. Two masks of -1 add to -2: a
+            // pair's mask is minus its blacks.
+            let (a, b) = unsafe { (cells[usize::from(a)].assume_init(), cells[usize::from(b)].assume_init()) };
+            *mask = std::mem::MaybeUninit::new(_mm256_add_epi8(a, b));
+        }
     }
 
     /// Blacks of probe `j` against the block whose masks are `masks` (see
@@ -100,10 +115,11 @@ impl ProbeSet {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn blacks(&self, j: usize, masks: &Equalities) -> std::arch::x86_64::__m256i {
         use std::arch::x86_64::*;
-        let n = self.probes[j].n as usize;
+        let per = self.per_probe;
         let mut black = _mm256_setzero_si256();
-        // SAFETY: probe j's slots are j * n..(j + 1) * n, each a filled mask (the caller's promise).
-        for &slot in unsafe { self.slots.get_unchecked(j * n..(j + 1) * n) } {
+        // SAFETY: probe j's slots are j * per..(j + 1) * per, each a filled mask (the caller's
+        // promise).
+        for &slot in unsafe { self.slots.get_unchecked(j * per..(j + 1) * per) } {
             let mask = unsafe { masks.masks.get_unchecked(usize::from(slot)).assume_init() };
             black = _mm256_sub_epi8(black, mask);
         }
@@ -161,6 +177,54 @@ impl ProbeSet {
         // Blacks are at most 10, so shifting 16-bit lanes by 4 never carries across bytes.
         _mm256_or_si256(_mm256_slli_epi16(black, 4), total)
     }
+}
+
+/// The pairs of cells (at positions `2i`, `2i + 1`) the probes have, and each probe's masks:
+/// `(pairs, slots, per_probe)` of [`ProbeSet`]. A pair's index in the table comes after the
+/// `cells` cells; `slot_of[p * k + c]` is cell (p, c)'s. Cells alone when the pairs do not
+/// fit in [`MAX_MASKS`].
+fn pair_cells(
+    probes: &[Probe],
+    n: usize,
+    k: usize,
+    slot_of: &[u16],
+    cells: usize,
+) -> (Vec<(u16, u16)>, Vec<u16>, usize) {
+    let cell = |probe: &Probe, p: usize| slot_of[p * k + usize::from(probe.pegs()[p])];
+    // Each pair of cells some probe has, numbered in order of first cell, then second.
+    let mut pairs: Vec<(u16, u16)> = Vec::new();
+    for p in (0..n / 2).map(|i| 2 * i) {
+        let start = pairs.len();
+        pairs.extend(probes.iter().map(|probe| (cell(probe, p), cell(probe, p + 1))));
+        pairs[start..].sort_unstable();
+        let mut end = start;
+        for i in start..pairs.len() {
+            if i == start || pairs[i] != pairs[end - 1] {
+                pairs[end] = pairs[i];
+                end += 1;
+            }
+        }
+        pairs.truncate(end);
+    }
+    if cells + pairs.len() > MAX_MASKS {
+        let slots = probes.iter().flat_map(|probe| (0..n).map(move |p| cell(probe, p))).collect();
+        return (Vec::new(), slots, n);
+    }
+    let per_probe = n.div_ceil(2);
+    let mut slots = Vec::with_capacity(probes.len() * per_probe);
+    for probe in probes {
+        for p in (0..n / 2).map(|i| 2 * i) {
+            let pair = (cell(probe, p), cell(probe, p + 1));
+            // Listed above, and sorted: cells are numbered by position, so the pairs of one
+            // position come before those of the next.
+            let at = pairs.binary_search(&pair).unwrap_or_else(|_| unreachable!("BUG: a probe's pair unlisted"));
+            slots.push((cells + at) as u16);
+        }
+        if n % 2 == 1 {
+            slots.push(cell(probe, n - 1));
+        }
+    }
+    (pairs, slots, per_probe)
 }
 
 /// A probe's pegs and colour counts, each broadcast to all 32 lanes.
