@@ -4,6 +4,8 @@
 use std::ops::Range;
 
 #[cfg(target_arch = "x86_64")]
+use super::pairwise::count_blacks;
+#[cfg(target_arch = "x86_64")]
 use super::probes::Equalities;
 use super::{CodeBlocks, Probe, ProbeSet, Shares, BLOCK};
 use crate::game::MAX_PEGS;
@@ -147,20 +149,12 @@ impl CodeBlocks {
         let mut masks = Equalities::new();
         // SAFETY: same game (checked by the caller).
         unsafe { probes.equalities(block, &mut masks) };
-        let mut pending = 0;
-        for &probe in &shares.order[from..to] {
+        // Byte counters: at most 255 probes between flushes.
+        for run in shares.order[from..to].chunks(usize::from(u8::MAX)) {
             // SAFETY: the masks were just filled for these probes.
-            let black = unsafe { probes.blacks(usize::from(probe), &masks) };
-            for (blacks, count) in counts[..=t].iter_mut().enumerate() {
-                *count = _mm256_sub_epi8(*count, _mm256_cmpeq_epi8(black, _mm256_set1_epi8(blacks as i8)));
-            }
-            pending += 1;
-            if pending == u8::MAX {
-                flush(&mut counts);
-                pending = 0;
-            }
+            unsafe { count_blacks(t, probes, &masks, run, &mut counts) };
+            flush(&mut counts);
         }
-        flush(&mut counts);
     }
 
     fn count(&self, b: usize, valid: usize, probes: &ProbeSet, range: Range<usize>, hist: &mut [[u16; 256]; BLOCK]) {

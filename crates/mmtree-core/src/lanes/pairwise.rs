@@ -314,13 +314,9 @@ impl CodeBlocks {
             for &(from, to, total) in &shares.runs {
                 let t = usize::from(total).min(VALUES - 1);
                 let mut counts = [zero; VALUES];
-                for &probe in &shares.order[from..to] {
-                    // SAFETY: the masks were filled for this block and these probes.
-                    let black = unsafe { probes.blacks(usize::from(probe), &masks) };
-                    for (blacks, count) in counts[..=t].iter_mut().enumerate() {
-                        *count = _mm256_sub_epi8(*count, _mm256_cmpeq_epi8(black, _mm256_set1_epi8(blacks as i8)));
-                    }
-                }
+                let run = &shares.order[from..to];
+                // SAFETY: the masks were filled for this block and these probes.
+                unsafe { count_blacks(t, probes, &masks, run, &mut counts) };
                 for &count in &counts[..=t] {
                     largest = _mm256_max_epu8(largest, count);
                     parts = _mm256_sub_epi8(parts, _mm256_xor_si256(_mm256_cmpeq_epi8(count, zero), ones));
@@ -356,6 +352,64 @@ impl CodeBlocks {
         }
         true
     }
+}
+
+/// Sets `counts[b]`, for each number of blacks `b <= t`, to the lanes where a probe of `run`
+/// (at most 255) scores `b` blacks.
+///
+/// # Safety
+/// `masks` must have been filled for `probes` and the block.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn count_blacks(
+    t: usize,
+    probes: &ProbeSet,
+    masks: &Equalities,
+    run: &[u16],
+    counts: &mut [std::arch::x86_64::__m256i],
+) {
+    // SAFETY (each arm): the caller's promise.
+    unsafe {
+        match t {
+            0 => count_blacks_below::<1>(probes, masks, run, counts),
+            1 => count_blacks_below::<2>(probes, masks, run, counts),
+            2 => count_blacks_below::<3>(probes, masks, run, counts),
+            3 => count_blacks_below::<4>(probes, masks, run, counts),
+            4 => count_blacks_below::<5>(probes, masks, run, counts),
+            5 => count_blacks_below::<6>(probes, masks, run, counts),
+            6 => count_blacks_below::<7>(probes, masks, run, counts),
+            7 => count_blacks_below::<8>(probes, masks, run, counts),
+            8 => count_blacks_below::<9>(probes, masks, run, counts),
+            9 => count_blacks_below::<10>(probes, masks, run, counts),
+            _ => count_blacks_below::<11>(probes, masks, run, counts),
+        }
+    }
+}
+
+/// [`count_blacks`] for `t = T - 1`: `T` a constant keeps the counters in registers.
+///
+/// # Safety
+/// As [`count_blacks`].
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn count_blacks_below<const T: usize>(
+    probes: &ProbeSet,
+    masks: &Equalities,
+    run: &[u16],
+    counts: &mut [std::arch::x86_64::__m256i],
+) {
+    use std::arch::x86_64::*;
+    let mut local = [_mm256_setzero_si256(); T];
+    for &probe in run {
+        // SAFETY: the caller's promise.
+        let black = unsafe { probes.blacks(usize::from(probe), masks) };
+        for (blacks, count) in local.iter_mut().enumerate() {
+            *count = _mm256_sub_epi8(*count, _mm256_cmpeq_epi8(black, _mm256_set1_epi8(blacks as i8)));
+        }
+    }
+    counts[..T].copy_from_slice(&local);
 }
 
 #[cfg(target_arch = "x86_64")]
