@@ -15,8 +15,9 @@
 //!
 //! All compute the *raw key* `(b << 4) | t` (blacks, blacks + whites; `t = b` in the
 //! black-only game), which determines the feedback; [`FeedbackScheme`](crate::FeedbackScheme)
-//! maps it to a feedback index. `probes` holds the codes scored against blocks, broadcast to
-//! 32 lanes.
+//! maps it to a feedback index. `probes` holds the codes scored against blocks: each block's rows
+//! are compared once with every (position, colour) pair they have, and a code's blacks are the
+//! sum of its pairs' masks.
 
 mod histograms;
 mod pairwise;

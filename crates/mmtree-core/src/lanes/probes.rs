@@ -1,4 +1,5 @@
-//! Codes scored against blocks, with their pegs and colour counts broadcast to 32 lanes.
+//! Codes scored against blocks: their pegs as indices into a block's table of equality masks,
+//! their colour counts broadcast to 32 lanes.
 
 use super::{Probe, BLOCK};
 use crate::game::{FeedbackKind, Game, MAX_COLOURS, MAX_PEGS};
@@ -10,7 +11,8 @@ const MAX_CELLS: usize = MAX_PEGS as usize * MAX_COLOURS as usize;
 /// the pairs of cells when they fit too.
 const MAX_MASKS: usize = 1024;
 
-/// Probes with their pegs and colour counts broadcast to 32 lanes once, for
+/// Probes prepared once (pegs as cells of a block's mask table, colour counts broadcast to 32
+/// lanes) for
 /// [`CodeBlocks::for_each_partition`](super::CodeBlocks::for_each_partition) (at most
 /// [`MAX_PROBES`](super::MAX_PROBES)) and [`CodeBlocks::histograms`](super::CodeBlocks::histograms).
 #[derive(Clone, Debug)]
