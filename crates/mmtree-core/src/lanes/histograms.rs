@@ -42,18 +42,23 @@ impl CodeBlocks {
         let valid = self.block_len(b);
         let m = probes.len();
         let checks = !matches!(hopeless, Cut::Never | Cut::XLogX(_)) && m >= CHECK_MIN_PROBES && !keys.is_empty();
-        let mut from = 0;
-        for quarter in CHECKPOINTS.into_iter().filter(|_| checks) {
-            let to = m * quarter / 4;
-            self.count(b, valid, probes, from..to, hist);
-            from = to;
-            let rest = (m - to) as u64;
-            if hist[..valid].iter().all(|h| past(h, keys, hopeless, rest)) {
-                return false;
-            }
+        let checks = Checks { m, valid, checks, hopeless, keys };
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // The block's masks, filled once for all the ranges.
+            let mut masks = Equalities::new();
+            // SAFETY (both): AVX2 is present, checked just above; block b is in bounds
+            // (checked above) and of the probes' game (likewise), the masks filled for it.
+            unsafe { probes.equalities(self.block(b), &mut masks) };
+            return checks.in_quarters(hist, |range, hist| unsafe {
+                self.histograms_avx2(b, valid, probes, &masks, range, hist)
+            });
         }
-        self.count(b, valid, probes, from..m, hist);
-        true
+        checks.in_quarters(hist, |range, hist| {
+            for probe in &probes.probes[range] {
+                self.add_scalar(b, valid, probe, hist);
+            }
+        })
     }
 
     /// [`CodeBlocks::histograms_within`] for a block whose codes all have the totals `shares`
@@ -77,34 +82,23 @@ impl CodeBlocks {
         let valid = self.block_len(b);
         let m = probes.len();
         let checks = !matches!(hopeless, Cut::Never | Cut::XLogX(_)) && m >= CHECK_MIN_PROBES && !keys.is_empty();
-        for &run in &shares.runs {
-            self.count_share(b, valid, probes, shares, run, hist);
-            let rest = (m - run.1) as u64;
-            if checks && rest > 0 && hist[..valid].iter().all(|h| past(h, keys, hopeless, rest)) {
-                return false;
-            }
-        }
-        true
-    }
-
-    fn count_share(
-        &self,
-        b: usize,
-        valid: usize,
-        probes: &ProbeSet,
-        shares: &Shares,
-        run: (usize, usize, u8),
-        hist: &mut [[u16; 256]; BLOCK],
-    ) {
+        let checks = Checks { m, valid, checks, hopeless, keys };
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 is present, checked just above.
-            return unsafe { self.count_share_avx2(b, valid, probes, shares, run, hist) };
+            // The block's masks, filled once for all the shares.
+            let mut masks = Equalities::new();
+            // SAFETY (both): AVX2 is present, checked just above; block b is in bounds
+            // (checked above) and of the probes' game (likewise), the masks filled for it.
+            unsafe { probes.equalities(self.block(b), &mut masks) };
+            return checks.by_share(shares, hist, |run, hist| unsafe {
+                self.count_share_avx2(valid, probes, &masks, shares, run, hist)
+            });
         }
-        let (from, to, _) = run;
-        for &probe in &shares.order[from..to] {
-            self.add_scalar(b, valid, &probes.probes[usize::from(probe)], hist);
-        }
+        checks.by_share(shares, hist, |(from, to, _), hist| {
+            for &probe in &shares.order[from..to] {
+                self.add_scalar(b, valid, &probes.probes[usize::from(probe)], hist);
+            }
+        })
     }
 
     /// Adds one probe's feedback with each of block `b`'s first `valid` codes to their
@@ -120,17 +114,15 @@ impl CodeBlocks {
     #[target_feature(enable = "avx2")]
     unsafe fn count_share_avx2(
         &self,
-        b: usize,
         valid: usize,
         probes: &ProbeSet,
+        masks: &Equalities,
         shares: &Shares,
         (from, to, total): (usize, usize, u8),
         hist: &mut [[u16; 256]; BLOCK],
     ) {
         use std::arch::x86_64::*;
         const VALUES: usize = MAX_PEGS as usize + 1;
-        // SAFETY: block b is in bounds (checked by the caller).
-        let block = unsafe { self.data.as_ptr().add(b * self.rows * BLOCK) };
         let t = usize::from(total).min(VALUES - 1);
         let zero = _mm256_setzero_si256();
         let mut counts = [zero; VALUES];
@@ -146,25 +138,11 @@ impl CodeBlocks {
                 *count = zero;
             }
         };
-        let mut masks = Equalities::new();
-        // SAFETY: same game (checked by the caller).
-        unsafe { probes.equalities(block, &mut masks) };
         // Byte counters: at most 255 probes between flushes.
         for run in shares.order[from..to].chunks(usize::from(u8::MAX)) {
-            // SAFETY: the masks were just filled for these probes.
-            unsafe { count_blacks(t, probes, &masks, run, &mut counts) };
+            // SAFETY: the masks were filled for this block and these probes (the caller's promise).
+            unsafe { count_blacks(t, probes, masks, run, &mut counts) };
             flush(&mut counts);
-        }
-    }
-
-    fn count(&self, b: usize, valid: usize, probes: &ProbeSet, range: Range<usize>, hist: &mut [[u16; 256]; BLOCK]) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: AVX2 is present, checked just above.
-            return unsafe { self.histograms_avx2(b, valid, probes, range, hist) };
-        }
-        for probe in &probes.probes[range] {
-            self.add_scalar(b, valid, probe, hist);
         }
     }
 
@@ -175,24 +153,76 @@ impl CodeBlocks {
         b: usize,
         valid: usize,
         probes: &ProbeSet,
+        masks: &Equalities,
         range: Range<usize>,
         hist: &mut [[u16; 256]; BLOCK],
     ) {
         use std::arch::x86_64::*;
-        // SAFETY: block b is in bounds (checked by the caller).
-        let block = unsafe { self.data.as_ptr().add(b * self.rows * BLOCK) };
+        let block = self.block(b);
         let mut keys = [0u8; BLOCK];
-        let mut masks = Equalities::new();
-        // SAFETY: same game (checked by the caller).
-        unsafe { probes.equalities(block, &mut masks) };
         for j in range {
-            // SAFETY: same game (checked by the caller), the masks filled for it; keys is 32 bytes.
-            let key = unsafe { probes.keys(j, block, &masks, self.totals) };
+            // SAFETY: same game (checked by the caller), the masks filled for this block; keys
+            // is 32 bytes.
+            let key = unsafe { probes.keys(j, block, masks, self.totals) };
             unsafe { _mm256_storeu_si256(keys.as_mut_ptr().cast(), key) };
             for (h, &key) in hist[..valid].iter_mut().zip(&keys) {
                 h[key as usize] += 1;
             }
         }
+    }
+}
+
+/// When a block's histograms are tested against the cut, and how: `checks` says whether at
+/// all; `m` probes, `valid` lanes, only the bins `keys` read.
+struct Checks<'a> {
+    m: usize,
+    valid: usize,
+    checks: bool,
+    hopeless: Cut,
+    keys: &'a [u8],
+}
+
+impl Checks<'_> {
+    /// Counts the probes with `count`, a quarter at a time when checking; `false` once every
+    /// lane is past the cut between two quarters.
+    fn in_quarters(
+        &self,
+        hist: &mut [[u16; 256]; BLOCK],
+        mut count: impl FnMut(Range<usize>, &mut [[u16; 256]; BLOCK]),
+    ) -> bool {
+        let mut from = 0;
+        for quarter in CHECKPOINTS.into_iter().filter(|_| self.checks) {
+            let to = self.m * quarter / 4;
+            count(from..to, hist);
+            from = to;
+            if self.all_past(hist, self.m - to) {
+                return false;
+            }
+        }
+        count(from..self.m, hist);
+        true
+    }
+
+    /// Counts the probes with `count`, one share at a time; `false` once every lane is past
+    /// the cut after one.
+    fn by_share(
+        &self,
+        shares: &Shares,
+        hist: &mut [[u16; 256]; BLOCK],
+        mut count: impl FnMut((usize, usize, u8), &mut [[u16; 256]; BLOCK]),
+    ) -> bool {
+        for &run in &shares.runs {
+            count(run, hist);
+            let rest = self.m - run.1;
+            if self.checks && rest > 0 && self.all_past(hist, rest) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn all_past(&self, hist: &[[u16; 256]; BLOCK], rest: usize) -> bool {
+        hist[..self.valid].iter().all(|h| past(h, self.keys, self.hopeless, rest as u64))
     }
 }
 

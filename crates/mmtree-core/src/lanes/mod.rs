@@ -152,6 +152,12 @@ impl CodeBlocks {
         (self.len - b * BLOCK).min(BLOCK)
     }
 
+    /// Where block `b`'s rows start, for the kernels.
+    #[cfg(target_arch = "x86_64")]
+    fn block(&self, b: usize) -> *const u8 {
+        self.data[b * self.rows * BLOCK..].as_ptr()
+    }
+
     /// Calls `visit(keys, valid)` for each block in order with the raw keys of `probe`
     /// against its codes (lanes `valid..` are padding); stops as soon as `visit` returns
     /// `false`, and returns whether every block was visited.
