@@ -202,7 +202,7 @@ impl CodeBlocks {
         let mut keys = [0u8; BLOCK];
         for b in 0..self.blocks() {
             // SAFETY: block b has `rows` rows of BLOCK bytes; every row index is below rows.
-            let key = unsafe { broadcast.keys(self.data.as_ptr().add(b * self.rows * BLOCK)) };
+            let key = unsafe { broadcast.keys(self.block(b)) };
             // SAFETY: keys is BLOCK = 32 bytes.
             unsafe { _mm256_storeu_si256(keys.as_mut_ptr().cast(), key) };
             if !visit(&keys, self.block_len(b)) {

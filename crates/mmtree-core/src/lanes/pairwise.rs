@@ -197,8 +197,8 @@ impl CodeBlocks {
         let mut masks = Equalities::new();
         for b in blocks {
             assert!(b < self.blocks(), "BUG: block {b} of {}", self.blocks());
+            let block = self.block(b);
             // SAFETY: block b is in bounds (checked above), of the probes' game (checked by the caller).
-            let block = unsafe { self.data.as_ptr().add(b * self.rows * BLOCK) };
             unsafe { probes.equalities(block, &mut masks) };
             let mut keys = [MaybeUninit::<__m256i>::uninit(); MAX_PROBES];
             let full = self.block_len(b) == BLOCK;
@@ -303,8 +303,8 @@ impl CodeBlocks {
         let mut masks = Equalities::new();
         for b in blocks {
             assert!(b < self.blocks(), "BUG: block {b} of {}", self.blocks());
+            let block = self.block(b);
             // SAFETY: block b is in bounds (checked above), of the probes' game (checked by the caller).
-            let block = unsafe { self.data.as_ptr().add(b * self.rows * BLOCK) };
             unsafe { probes.equalities(block, &mut masks) };
             let full = self.block_len(b) == BLOCK;
             let (mut largest, mut parts) = (zero, zero);
