@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use super::partition::{xlogx_floor, Partition, Shape};
 use super::{CodePool, Cut, Fold, Guesses, Scan};
+use crate::code::CodeIndex;
 use crate::feedback::MAX_FEEDBACKS;
 use crate::lanes::{xlogx_floor_cut, CodeBlocks, LaneStats, ProbeSet, Shares, BLOCK};
 use crate::space::Counts;
@@ -38,9 +39,41 @@ fn block_of<'a>(scan: &Scan<'a>, unit: usize) -> (&'a CodeBlocks, usize) {
     }
 }
 
-/// Pairwise partitions of the pool's blocks at visit units `units` against the candidates
-/// (`probes`, at most [`crate::MAX_PROBES`]); `ranks` keeps each candidate's rank in its
-/// part, for sizes and `sum s log2 s` without counting again.
+/// A list's guesses are laid out for the pairwise kernel this many blocks at a time: enough
+/// to spread the kernel's set-up, few enough that a scan stopping early lays out little more
+/// than it reads.
+const LIST_BATCH_BLOCKS: usize = 8;
+
+/// Where the lanes of a block come from: a pool's block, scanned from the pool's end when
+/// `reversed`, or a batch of a list's guesses laid out from position `first` on.
+#[derive(Clone, Copy)]
+enum Lanes<'a> {
+    Pool { pool: &'a CodePool, reversed: bool },
+    List { list: &'a [CodeIndex], first: usize },
+}
+
+impl Lanes<'_> {
+    /// The position in scan order and the guess of lane `lane` of block `b`.
+    #[inline]
+    fn guess(self, b: usize, lane: usize) -> (usize, CodeIndex) {
+        let index = b * BLOCK + lane;
+        match self {
+            Lanes::Pool { pool, reversed } => {
+                (if reversed { pool.len() - 1 - index } else { index }, pool.indices[index])
+            }
+            Lanes::List { list, first } => (first + index, list[first + index]),
+        }
+    }
+
+    fn reversed(self) -> bool {
+        matches!(self, Lanes::Pool { reversed: true, .. })
+    }
+}
+
+/// Pairwise partitions of the guesses at visit units `units` (blocks of a pool, or batches
+/// of 32 of a list, laid out here) against the candidates (`probes`, at most
+/// [`crate::MAX_PROBES`]); `ranks` keeps each candidate's rank in its part, for sizes and
+/// `sum s log2 s` without counting again.
 pub(super) fn pairwise<F: Fold>(
     scan: &Scan,
     units: Range<usize>,
@@ -50,45 +83,67 @@ pub(super) fn pairwise<F: Fold>(
     fold: &mut F,
 ) -> bool {
     let m = scan.candidates.len();
-    let Guesses::Pool(pool, reversed) = scan.guesses else { unreachable!("BUG: a list has no blocks") };
-    let order = units.map(|u| block_of(scan, u).1);
-    pool.blocks.for_each_partition(order, probes, shares, ranks, fold.cut(), |b, stats, lane_ranks| {
-        visit_lanes(scan, pool, reversed, b, stats, lane_ranks, m, fold).then(|| fold.cut())
-    })
+    match scan.guesses {
+        Guesses::Pool(pool, reversed) => {
+            let order = units.map(|u| block_of(scan, u).1);
+            let lanes = Lanes::Pool { pool, reversed };
+            pool.blocks.for_each_partition(order, probes, shares, ranks, fold.cut(), |b, stats, lane_ranks| {
+                let valid = pool.blocks.block_len(b);
+                visit_lanes(scan, lanes, b, valid, stats, lane_ranks, m, fold).then(|| fold.cut())
+            })
+        }
+        Guesses::List(list) | Guesses::Increasing(list) => {
+            let mut codes = Vec::with_capacity(LIST_BATCH_BLOCKS * BLOCK);
+            let end = (units.end * BLOCK).min(list.len());
+            for first in (units.start * BLOCK..end).step_by(LIST_BATCH_BLOCKS * BLOCK) {
+                codes.clear();
+                let batch = &list[first..end.min(first + LIST_BATCH_BLOCKS * BLOCK)];
+                codes.extend(batch.iter().map(|&g| scan.space.code(g)));
+                let blocks = CodeBlocks::new(scan.space.game(), &codes);
+                let lanes = Lanes::List { list, first };
+                let order = 0..blocks.blocks();
+                let complete = blocks.for_each_partition(order, probes, shares, ranks, fold.cut(), |b, stats, r| {
+                    visit_lanes(scan, lanes, b, blocks.block_len(b), stats, r, m, fold).then(|| fold.cut())
+                });
+                if !complete {
+                    return false;
+                }
+            }
+            true
+        }
+    }
 }
 
-/// Shows the fold the lanes of block `b` that are not past its cut, in scan order; `false`
-/// if it stopped. Kept out of the kernel's loop, which it would otherwise crowd.
+/// Shows the fold the lanes of block `b` (`valid` of them) that are not past its cut, in scan
+/// order; `false` if it stopped. Kept out of the kernel's loop, which it would otherwise crowd.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn visit_lanes<F: Fold>(
     scan: &Scan,
-    pool: &CodePool,
-    reversed: bool,
+    lanes: Lanes,
     b: usize,
+    valid: usize,
     stats: &LaneStats,
     ranks: &[[u8; BLOCK]],
     m: usize,
     fold: &mut F,
 ) -> bool {
-    let valid = pool.blocks.block_len(b);
     // Lanes that may pass the cut, found with integer compares the compiler vectorises;
     // each is checked again as the fold's cut tightens.
     let mut open = passing(stats, fold.cut());
     if valid < BLOCK {
         open &= (1u32 << valid) - 1;
     }
+    let reversed = lanes.reversed();
     while open != 0 {
         let lane = if reversed { 31 - open.leading_zeros() as usize } else { open.trailing_zeros() as usize };
         open &= !(1 << lane);
         if rejects(stats, lane, fold.cut(), m) {
             continue;
         }
-        let index = b * BLOCK + lane;
-        let position = if reversed { pool.len() - 1 - index } else { index };
+        let (position, guess) = lanes.guess(b, lane);
         let shape = Shape::Lane { stats, lane, ranks };
-        let partition =
-            Partition { position, guess: pool.indices[index], shape, space: scan.space, candidates: scan.candidates };
+        let partition = Partition { position, guess, shape, space: scan.space, candidates: scan.candidates };
         if !fold.visit(&partition) {
             return false;
         }

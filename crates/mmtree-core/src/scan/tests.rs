@@ -93,10 +93,10 @@ const PATHS: [Path; 7] =
     [Path::Masks, Path::Pairwise, Path::Single, Path::Columns, Path::CandidateBlocks, Path::Rows, Path::Histograms];
 
 /// Whether `path` can answer a scan of this shape at all.
-fn applies(path: Path, space: &CodeSpace, pool: bool, m: usize) -> bool {
+fn applies(path: Path, space: &CodeSpace, m: usize) -> bool {
     match path {
         Path::Masks => space.scheme().len() <= 32,
-        Path::Pairwise => pool && m <= MAX_PROBES,
+        Path::Pairwise => m <= MAX_PROBES,
         Path::Columns | Path::Rows => space.has_table(),
         Path::Single | Path::CandidateBlocks | Path::Histograms => true,
     }
@@ -128,8 +128,7 @@ fn check(cut: Cut, stop: usize) {
                     Guesses::Pool(&pool, true),
                 ];
                 for guesses in kinds {
-                    let is_pool = matches!(guesses, Guesses::Pool(..));
-                    for path in PATHS.into_iter().filter(|&p| applies(p, &space, is_pool, candidates.len())) {
+                    for path in PATHS.into_iter().filter(|&p| applies(p, &space, candidates.len())) {
                         for parallel in [false, true] {
                             // The detail matters only to the pairwise path (ranks kept or not).
                             let details: &[Detail] = match path {
@@ -203,7 +202,8 @@ fn the_chosen_path_follows_the_sizes() {
     }
     assert_eq!(path(&space, Guesses::List(&all), few, Detail::Feedbacks), Path::Masks);
     assert_eq!(path(&space, Guesses::Pool(space.pool(), false), few, Detail::Moments), Path::Pairwise);
-    assert_eq!(path(&space, Guesses::List(&all), few, Detail::Moments), Path::Single);
+    assert_eq!(path(&space, Guesses::List(&all), few, Detail::Moments), Path::Pairwise);
+    assert_eq!(path(&space, Guesses::List(few), few, Detail::Moments), Path::Single);
     assert_eq!(path(&space, Guesses::List(&all), &all, Detail::Counts), Path::Histograms);
     space.build_table(1 << 24);
     assert_eq!(path(&space, Guesses::List(&all), &all, Detail::Counts), Path::Rows);
