@@ -28,7 +28,6 @@ mod tests;
 use crate::code::Code;
 use crate::game::{FeedbackKind, Game, MAX_PEGS};
 
-pub(crate) use pairwise::xlogx_floor_cut;
 pub use pairwise::{LaneStats, Shares};
 #[cfg(target_arch = "x86_64")]
 use probes::Broadcast;

@@ -20,6 +20,95 @@ pub struct LaneStats {
     pub xlogx_floor: [u16; BLOCK],
 }
 
+impl LaneStats {
+    /// The lanes (bit per lane) whose statistics are not past `cut`: compared 32 at a time,
+    /// since a scan asks for every block it counts.
+    pub(crate) fn passing(&self, cut: Cut) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 is present, checked just above.
+            return unsafe { self.passing_avx2(cut) };
+        }
+        self.passing_scalar(cut)
+    }
+
+    pub(super) fn passing_scalar(&self, cut: Cut) -> u32 {
+        fn mask<T: Copy>(values: &[T; BLOCK], open: impl Fn(T) -> bool) -> u32 {
+            values.iter().enumerate().fold(0, |mask, (l, &v)| mask | u32::from(open(v)) << l)
+        }
+        match cut {
+            Cut::Never => u32::MAX,
+            Cut::Largest(c) => mask(&self.largest, |v| u32::from(v) < c),
+            Cut::SumSquares(c) => mask(&self.sum_squares, |v| u64::from(v) < c),
+            Cut::Parts(p) => mask(&self.parts, |v| u32::from(v) > p),
+            // The kernel's floor in 32nds (0 when it kept no ranks).
+            Cut::XLogX(bound) => match xlogx_floor_cut(bound) {
+                Some(t) => mask(&self.xlogx_floor, |v| v < t),
+                None => u32::MAX,
+            },
+        }
+    }
+
+    /// [`LaneStats::passing`]: each "below `t`" is "at most `t - 1`", an unsigned max that
+    /// leaves `t - 1` unchanged.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn passing_avx2(&self, cut: Cut) -> u32 {
+        use std::arch::x86_64::*;
+        // SAFETY (each load): the arrays hold BLOCK = 32 bytes, 32 u16 or 32 u32.
+        let bytes = |values: &[u8; BLOCK]| unsafe { _mm256_loadu_si256(values.as_ptr().cast()) };
+        let at_most_u8 = |values: &[u8; BLOCK], t: u8| {
+            let t = _mm256_set1_epi8(t as i8);
+            _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(bytes(values), t), t)) as u32
+        };
+        match cut {
+            Cut::Never => u32::MAX,
+            Cut::Largest(0) => 0,
+            Cut::Largest(c) => match u8::try_from(c - 1) {
+                Ok(t) => at_most_u8(&self.largest, t),
+                Err(_) => u32::MAX,
+            },
+            Cut::SumSquares(0) => 0,
+            Cut::SumSquares(c) => match u32::try_from(c - 1) {
+                Ok(t) => {
+                    let t = _mm256_set1_epi32(t as i32);
+                    (0..4).fold(0, |mask, i| {
+                        // SAFETY: eight u32 from 8 i, within the 32.
+                        let v = unsafe { _mm256_loadu_si256(self.sum_squares.as_ptr().add(8 * i).cast()) };
+                        let open = _mm256_cmpeq_epi32(_mm256_max_epu32(v, t), t);
+                        mask | (_mm256_movemask_ps(_mm256_castsi256_ps(open)) as u32) << (8 * i)
+                    })
+                }
+                Err(_) => u32::MAX,
+            },
+            Cut::Parts(p) => match u8::try_from(p) {
+                Ok(t) => !at_most_u8(&self.parts, t),
+                Err(_) => 0,
+            },
+            Cut::XLogX(bound) => match xlogx_floor_cut(bound) {
+                Some(0) => 0,
+                Some(t) => {
+                    let t = _mm256_set1_epi16((t - 1) as i16);
+                    // SAFETY: sixteen u16 from 0 and from 16.
+                    let (lo, hi) = unsafe {
+                        let p = self.xlogx_floor.as_ptr();
+                        (_mm256_loadu_si256(p.cast()), _mm256_loadu_si256(p.add(16).cast()))
+                    };
+                    let lo = _mm256_cmpeq_epi16(_mm256_max_epu16(lo, t), t);
+                    let hi = _mm256_cmpeq_epi16(_mm256_max_epu16(hi, t), t);
+                    // Packing works within 128-bit halves: lanes 0-7, 16-23, 8-15, 24-31.
+                    let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi16(lo, hi));
+                    _mm256_movemask_epi8(packed) as u32
+                }
+                None => u32::MAX,
+            },
+        }
+    }
+}
+
 /// `XLOGX_STEPS[r]`: `(r + 1) log2 (r + 1) - r log2 r` (what a part's member of rank `r` adds
 /// to `sum s log2 s`) in 32nds, rounded down; ranks past 15 take the value of 15, the step
 /// growing with the rank. Summed over the probes, a lower bound of `32 sum s log2 s` that

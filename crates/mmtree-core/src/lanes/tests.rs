@@ -368,3 +368,40 @@ fn shares_give_the_partitions_of_a_plain_count() {
     }
     assert!(hopeless.iter().all(|&h| h > 0), "a cut gave up no block ({hopeless:?}): the test shows nothing");
 }
+
+/// The lanes open under a cut, 32 at a time against one by one, on statistics that straddle
+/// every cut tried (values at, just below and just above it, and the types' extremes).
+#[test]
+fn passing_lanes_match_one_by_one() {
+    let mut stats = LaneStats::default();
+    let mut x = 0x9e37_79b9_u32;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        x
+    };
+    for round in 0..200 {
+        for l in 0..BLOCK {
+            let r = next();
+            stats.largest[l] = if round % 7 == 0 { u8::MAX } else { (r % 40) as u8 };
+            stats.parts[l] = (r >> 8) as u8 % 40;
+            stats.sum_squares[l] = if round % 5 == 0 { u32::MAX - (r % 3) } else { r % 2000 };
+            stats.xlogx_floor[l] = if round % 3 == 0 { u16::MAX - (r % 3) as u16 } else { (r >> 16) as u16 % 3000 };
+        }
+        let mut cuts = vec![Cut::Never];
+        for c in [0u32, 1, 2, 17, 39, 40, 255, 256, 1000] {
+            cuts.extend([Cut::Largest(c), Cut::Parts(c)]);
+        }
+        for c in [0u64, 1, 500, 1999, 2000, u64::from(u32::MAX) - 1, u64::from(u32::MAX), 1 << 40] {
+            cuts.push(Cut::SumSquares(c));
+        }
+        for c in [-1.0, 0.0, 0.01, 10.0, 47.3, 93.75, 2047.0, 2047.99, 2048.0, 1e6] {
+            cuts.push(Cut::XLogX(c));
+        }
+        for cut in cuts {
+            let expected = stats.passing_scalar(cut);
+            assert_eq!(stats.passing(cut), expected, "{cut:?} round {round}");
+        }
+    }
+}

@@ -8,7 +8,7 @@ use super::partition::{xlogx_floor, Partition, Shape};
 use super::{CodePool, Cut, Fold, Guesses, Scan};
 use crate::code::CodeIndex;
 use crate::feedback::MAX_FEEDBACKS;
-use crate::lanes::{xlogx_floor_cut, CodeBlocks, LaneStats, ProbeSet, Shares, BLOCK};
+use crate::lanes::{CodeBlocks, LaneStats, ProbeSet, Shares, BLOCK};
 use crate::space::Counts;
 
 /// The lanes of a block in the scan's order, with their positions: lanes of a pool's block
@@ -130,7 +130,7 @@ fn visit_lanes<F: Fold>(
 ) -> bool {
     // Lanes that may pass the cut, found with integer compares the compiler vectorises;
     // each is checked again as the fold's cut tightens.
-    let mut open = passing(stats, fold.cut());
+    let mut open = stats.passing(fold.cut());
     if valid < BLOCK {
         open &= (1u32 << valid) - 1;
     }
@@ -149,45 +149,6 @@ fn visit_lanes<F: Fold>(
         }
     }
     true
-}
-
-/// The lanes (bit per lane) whose statistics are not past `cut`.
-fn passing(stats: &LaneStats, cut: Cut) -> u32 {
-    match cut {
-        Cut::Never => u32::MAX,
-        Cut::Largest(c) => {
-            let mut mask = 0u32;
-            for (l, &v) in stats.largest.iter().enumerate() {
-                mask |= u32::from(u32::from(v) < c) << l;
-            }
-            mask
-        }
-        Cut::SumSquares(c) => {
-            let mut mask = 0u32;
-            for (l, &v) in stats.sum_squares.iter().enumerate() {
-                mask |= u32::from(u64::from(v) < c) << l;
-            }
-            mask
-        }
-        Cut::Parts(p) => {
-            let mut mask = 0u32;
-            for (l, &v) in stats.parts.iter().enumerate() {
-                mask |= u32::from(u32::from(v) > p) << l;
-            }
-            mask
-        }
-        // The kernel's floor in 32nds (0 when it kept no ranks); finer floors in `rejects`.
-        Cut::XLogX(bound) => match xlogx_floor_cut(bound) {
-            Some(t) => {
-                let mut mask = 0u32;
-                for (l, &v) in stats.xlogx_floor.iter().enumerate() {
-                    mask |= u32::from(v < t) << l;
-                }
-                mask
-            }
-            None => u32::MAX,
-        },
-    }
 }
 
 /// Whether lane `lane` is past `cut` (for `sum s log2 s`, its least possible value is).
