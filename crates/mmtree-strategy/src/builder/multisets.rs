@@ -16,10 +16,11 @@
 //! order to reach it (see `choice`), so the tree is the same as with a full scan.
 
 use std::cmp::Ordering;
+use std::ops::Range;
 
 use mmtree_core::{CodeIndex, CodePool, CodeSpace, Counts, Guesses, Prepared, MAX_COLOURS, MAX_PEGS};
 
-use super::best::{compare, ideal_partition, BestGuess, Candidate, Rank, Target};
+use super::best::{compare, BestGuess, Candidate, Rank, Target};
 use super::choice::LAID_OUT_MAX;
 use crate::valuation::Valuation;
 
@@ -128,32 +129,41 @@ impl Multisets {
         }
         // Each group's bound, most promising first (ties in the groups' order); sharpened by
         // the positions only for the groups the plain bound does not rule out. The part sizes
-        // stay where they were computed: only (key, group, place) triples are sorted.
+        // stay where they were computed, one after another in `parts`: only (key, group,
+        // parts) triples are sorted.
         let mut sums = Vec::new();
-        let mut sizes: Vec<Counts> = Vec::with_capacity(self.groups.len());
-        let mut bounds: Vec<(f64, usize, usize)> = Vec::with_capacity(self.groups.len());
+        let mut parts: Vec<u32> = Vec::with_capacity(self.groups.len() * 8);
+        let mut bounds: Vec<(f64, usize, Range<usize>)> = Vec::with_capacity(self.groups.len());
         let holds = |g: usize| match among {
             Among::All => true,
             Among::List(_) => !lists[g].is_empty(),
             Among::Pools(pools) => !pools[g].is_empty(),
         };
         for g in (0..self.groups.len()).filter(|&g| holds(g)) {
-            let (bound, len) = self.bound(&self.groups[g].0, &shares, &live, None, &mut sums);
-            bounds.push((valuation.key(&bound[..len]), g, sizes.len()));
-            sizes.push(bound);
+            let start = parts.len();
+            self.bound(&self.groups[g].0, &shares, &live, None, &mut sums, &mut parts);
+            bounds.push((valuation.key(&parts[start..]), g, start..parts.len()));
         }
         bounds.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal).then(a.1.cmp(&b.1)));
-        let mut sharpen = |&(key, g, at): &(f64, usize, usize)| match &places {
-            Some(places) => {
-                let (sizes, len) = self.bound(&self.groups[g].0, &shares, &live, Some(places), &mut sums);
-                (valuation.key(&sizes[..len]), sizes)
+        let mut sharp = Vec::new();
+        // The bound of a group sharpened by the positions when they are known, into `sharp`.
+        let mut sharpen = |(key, g, at): &(f64, usize, Range<usize>), sharp: &mut Vec<u32>| {
+            sharp.clear();
+            match &places {
+                Some(places) => {
+                    self.bound(&self.groups[*g].0, &shares, &live, Some(places), &mut sums, sharp);
+                    valuation.key(sharp)
+                }
+                None => {
+                    sharp.extend_from_slice(&parts[at.clone()]);
+                    *key
+                }
             }
-            None => (key, sizes[at]),
         };
-        let beats = |key: f64, sizes: &Counts, b: &Candidate, or_ties: bool| match compare(
+        let beats = |key: f64, sizes: &[u32], b: &Candidate, or_ties: bool| match compare(
             valuation,
             key,
-            || *sizes,
+            || counts_of(sizes),
             b.key,
             &b.sizes,
         ) {
@@ -173,8 +183,8 @@ impl Multisets {
             let g = bound.1;
             if let Some(b) = &found.best {
                 // Checked for every group: float keys may order near-ties either way.
-                if !beats(bound.0, &sizes[bound.2], b, false) || {
-                    let (key, sharp) = sharpen(bound);
+                if !beats(bound.0, &parts[bound.2.clone()], b, false) || {
+                    let key = sharpen(bound, &mut sharp);
                     !beats(key, &sharp, b, false)
                 } {
                     continue;
@@ -211,8 +221,8 @@ impl Multisets {
         let mut reaching = vec![false; self.groups.len()];
         for bound in &bounds {
             let g = bound.1;
-            reaching[g] = !scanned[g] && beats(bound.0, &sizes[bound.2], &value, true) && {
-                let (key, sharp) = sharpen(bound);
+            reaching[g] = !scanned[g] && beats(bound.0, &parts[bound.2.clone()], &value, true) && {
+                let key = sharpen(bound, &mut sharp);
                 beats(key, &sharp, &value, true)
             };
         }
@@ -304,9 +314,9 @@ impl Multisets {
     /// multisets, where colour `c` occurs at `live[c]` positions: each total's candidates in as
     /// many equal parts as it has feedbacks with no more blacks than the guess's pegs of live
     /// colours can score, the largest no smaller than the blacks `places` allow (see
-    /// [`least_largest`]); largest first, with how many parts (valuing only those, not the
-    /// zeros after them, matters to entropy: its sum is a chain of float adds). `sums` is
-    /// scratch space.
+    /// [`least_largest`]). The non-empty parts are appended to `parts`, largest first (valuing
+    /// only those, not zeros after them, matters to entropy: its sum is a chain of float
+    /// adds). `sums` is scratch space.
     fn bound(
         &self,
         guess: &Multiset,
@@ -314,7 +324,8 @@ impl Multisets {
         live: &Multiset,
         places: Option<&Places>,
         sums: &mut Vec<u32>,
-    ) -> (Counts, usize) {
+        parts: &mut Vec<u32>,
+    ) {
         let blacks: u8 = guess.iter().zip(live).map(|(a, b)| *a.min(b)).sum();
         let blacks = usize::from(blacks).min(PEGS - 1);
         let mut per_total = [0u32; MAX_PEGS as usize + 1];
@@ -331,31 +342,46 @@ impl Multisets {
                 into.iter_mut().zip(&p.counts[i * size..][..size]).for_each(|(s, c)| *s += c);
             }
         }
-        let mut sizes: Counts = [0; mmtree_core::MAX_FEEDBACKS];
-        let mut len = 0;
+        let start = parts.len();
         for (t, &m) in per_total.iter().enumerate() {
             if m == 0 {
                 continue;
             }
             let f = self.feedbacks[t][blacks];
-            let mut ideal = ideal_partition(m as usize, f);
-            if let Some(p) = places {
+            let largest = places.map(|p| {
                 let mass = p.most_blacks(guess, &sums[t * p.n * p.k..][..p.n * p.k]);
-                let largest = least_largest(m, &self.blacks[t][..f], mass);
-                if largest > ideal[0] {
-                    let rest = ideal_partition((m - largest) as usize, f - 1);
-                    ideal[0] = largest;
-                    ideal[1..f].copy_from_slice(&rest[..f - 1]);
+                least_largest(m, &self.blacks[t][..f], mass)
+            });
+            match largest {
+                // No better than the largest the blacks allow: that part, the rest split evenly.
+                Some(largest) if f > 0 && largest > m.div_ceil(f as u32) => {
+                    parts.push(largest);
+                    push_even(parts, m - largest, f - 1);
                 }
-            }
-            for &s in ideal[..f].iter().filter(|&&s| s > 0) {
-                sizes[len] = s;
-                len += 1;
+                _ => push_even(parts, m, f),
             }
         }
-        sizes[..len].sort_unstable_by(|a, b| b.cmp(a));
-        (sizes, len)
+        parts[start..].sort_unstable_by(|a, b| b.cmp(a));
     }
+}
+
+/// Appends the non-empty parts of the most even split of `m` codes into `f` parts.
+fn push_even(parts: &mut Vec<u32>, m: u32, f: usize) {
+    if f == 0 {
+        return;
+    }
+    let (each, more) = (m / f as u32, (m % f as u32) as usize);
+    parts.extend(std::iter::repeat_n(each + 1, more));
+    if each > 0 {
+        parts.extend(std::iter::repeat_n(each, f - more));
+    }
+}
+
+/// Part sizes as the fixed array [`compare`] takes.
+fn counts_of(sizes: &[u32]) -> Counts {
+    let mut counts: Counts = [0; mmtree_core::MAX_FEEDBACKS];
+    counts[..sizes.len()].copy_from_slice(sizes);
+    counts
 }
 
 impl Places {
@@ -435,20 +461,20 @@ mod tests {
                 let places = groups.places(&space, set, &share);
                 let mut sums = Vec::new();
                 for (multiset, pool) in &groups.groups {
-                    let (plain, _) = groups.bound(multiset, &shares, &live, None, &mut sums);
-                    let (sharp, _) = groups.bound(multiset, &shares, &live, Some(&places), &mut sums);
+                    let (mut plain, mut sharp) = (Vec::new(), Vec::new());
+                    groups.bound(multiset, &shares, &live, None, &mut sums, &mut plain);
+                    groups.bound(multiset, &shares, &live, Some(&places), &mut sums, &mut sharp);
                     for &g in pool.indices() {
                         let mut sizes: Vec<u32> = space.split(g, set).iter().map(|(_, p)| p.len() as u32).collect();
                         sizes.sort_unstable_by(|a, b| b.cmp(a));
                         for valuation in Valuation::ALL {
                             for bound in [&plain, &sharp] {
-                                let n = bound.iter().take_while(|&&s| s > 0).count();
                                 assert_ne!(
-                                    valuation.compare(&bound[..n], &sizes),
+                                    valuation.compare(bound, &sizes),
                                     Ordering::Greater,
                                     "{spec:?} {valuation:?}: {:?} beats the bound {:?} on {} codes",
                                     space.code(g),
-                                    &bound[..n],
+                                    bound,
                                     set.len()
                                 );
                             }
