@@ -171,7 +171,12 @@ impl Solver<'_> {
                 order = match shared {
                     Some(shared) => {
                         let representatives = shared.get_or_init(|| self.representatives(symmetry, filter.largest));
-                        representatives.iter().copied().filter(|&g| filter.keeps_representative(self, g)).collect()
+                        if filter.absent == 0 {
+                            // Nothing left to test (no absent colour, so none left out).
+                            representatives.clone()
+                        } else {
+                            representatives.iter().copied().filter(|&g| filter.keeps_representative(self, g)).collect()
+                        }
                     }
                     None => match self.pools.get(self.space, free, filter.blank, filter.largest) {
                         Some(pool) => pool.indices().iter().copied().filter(keeps).collect(),
