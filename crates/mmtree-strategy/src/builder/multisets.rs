@@ -165,19 +165,14 @@ impl Multisets {
         }
         bounds.sort_unstable_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(Ordering::Equal).then(a.1.cmp(&b.1)));
         let mut sharp = Vec::new();
-        // The bound of a group sharpened by the positions when they are known, into `sharp`.
-        let mut sharpen = |(key, g, at): &(f64, usize, Range<usize>), sharp: &mut Vec<u32>| {
-            sharp.clear();
-            match &places {
-                Some(places) => {
-                    self.bound(*g, &shares, &live, Some(places), &mut sums, sharp);
-                    valuation.key(sharp)
-                }
-                None => {
-                    sharp.extend_from_slice(&parts[at.clone()]);
-                    *key
-                }
-            }
+        // A group's bound sharpened by the positions, when they are known: its key, the parts
+        // in `sharp`.
+        let mut sharpen = |g: usize, sharp: &mut Vec<u32>| {
+            places.as_ref().map(|places| {
+                sharp.clear();
+                self.bound(g, &shares, &live, Some(places), &mut sums, sharp);
+                valuation.key(sharp)
+            })
         };
         let beats = |key: f64, sizes: &[u32], b: &Candidate, or_ties: bool| match compare(
             valuation,
@@ -202,10 +197,9 @@ impl Multisets {
             let g = bound.1;
             if let Some(b) = &found.best {
                 // Checked for every group: float keys may order near-ties either way.
-                if !beats(bound.0, &parts[bound.2.clone()], b, false) || {
-                    let key = sharpen(bound, &mut sharp);
-                    !beats(key, &sharp, b, false)
-                } {
+                if !beats(bound.0, &parts[bound.2.clone()], b, false)
+                    || sharpen(g, &mut sharp).is_some_and(|key| !beats(key, &sharp, b, false))
+                {
                     continue;
                 }
             }
@@ -236,10 +230,9 @@ impl Multisets {
         let mut reaching = vec![false; self.groups.len()];
         for bound in &bounds {
             let g = bound.1;
-            reaching[g] = !scanned[g] && beats(bound.0, &parts[bound.2.clone()], &value, true) && {
-                let key = sharpen(bound, &mut sharp);
-                beats(key, &sharp, &value, true)
-            };
+            reaching[g] = !scanned[g]
+                && beats(bound.0, &parts[bound.2.clone()], &value, true)
+                && sharpen(g, &mut sharp).is_none_or(|key| beats(key, &sharp, &value, true));
         }
         Some(BestValue { value, reaching })
     }
