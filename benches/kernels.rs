@@ -210,7 +210,7 @@ impl Fold for Least {
 }
 
 /// The partition scanner's paths on one node each: every code of [5,8] against 20 candidates
-/// (pairwise), against 500 (histograms), and every code of Bulls and Cows against 200 with its
+/// (pairwise, from the pool and from a list), against 500 (histograms), and every code of Bulls and Cows against 200 with its
 /// feedback table (streamed rows, as the exact search asks).
 fn scan(c: &mut Criterion) {
     let mut group = c.benchmark_group("scan");
@@ -222,6 +222,11 @@ fn scan(c: &mut Criterion) {
         b.iter(|| {
             black_box(Scan::new(&s, Guesses::Pool(s.pool(), false), &few).detail(Detail::Moments).run(|| Sum(0)).0)
         })
+    });
+    // A list (every other code, in decreasing order), laid out in blocks as it is read.
+    let list: Vec<CodeIndex> = all.iter().rev().step_by(2).copied().collect();
+    group.bench_function("5_8_list_pairwise_20", |b| {
+        b.iter(|| black_box(Scan::new(&s, Guesses::List(&list), &few).detail(Detail::Moments).run(|| Sum(0)).0))
     });
     group.bench_function("5_8_histograms_500", |b| {
         b.iter(|| black_box(Scan::new(&s, Guesses::List(&all), &many).detail(Detail::Moments).run(|| Sum(0)).0))
