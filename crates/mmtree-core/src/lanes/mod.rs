@@ -112,18 +112,10 @@ impl CodeBlocks {
     /// Lays out `codes` (of `game`) in blocks; the last block is padded.
     pub fn new(game: &Game, codes: &[Code]) -> CodeBlocks {
         let (n, k) = (game.n() as usize, game.k() as usize);
-        let rows = n + k;
-        let blocks = codes.len().div_ceil(BLOCK);
-        let mut data = vec![0u8; blocks * rows * BLOCK];
-        for (i, code) in codes.iter().enumerate() {
-            let base = (i / BLOCK) * rows * BLOCK + i % BLOCK;
-            for (p, &c) in code.pegs().iter().enumerate() {
-                data[base + p * BLOCK] = c;
-                data[base + (n + c as usize) * BLOCK] += 1;
-            }
-        }
         let totals = game.feedback_kind() == FeedbackKind::BlackWhite;
-        CodeBlocks { n, rows, len: codes.len(), totals, data }
+        let mut blocks = CodeBlocks { n, rows: n + k, len: 0, totals, data: Vec::new() };
+        blocks.refill(codes);
+        blocks
     }
 
     /// Number of codes.
@@ -213,16 +205,16 @@ impl CodeBlocks {
 }
 
 impl CodeBlocks {
-    /// Lays out up to [`BLOCK`] codes as one block, reusing this layout's memory.
+    /// Lays out `codes` (of this layout's game) in blocks instead, reusing its memory.
     pub fn refill(&mut self, codes: &[Code]) {
-        assert!(codes.len() <= BLOCK, "BUG: {} codes for one block", codes.len());
-        let n = self.n;
+        let (n, rows) = (self.n, self.rows);
         self.data.clear();
-        self.data.resize(self.rows * BLOCK, 0);
-        for (lane, code) in codes.iter().enumerate() {
+        self.data.resize(codes.len().div_ceil(BLOCK) * rows * BLOCK, 0);
+        for (i, code) in codes.iter().enumerate() {
+            let base = (i / BLOCK) * rows * BLOCK + i % BLOCK;
             for (p, &c) in code.pegs().iter().enumerate() {
-                self.data[p * BLOCK + lane] = c;
-                self.data[(n + c as usize) * BLOCK + lane] += 1;
+                self.data[base + p * BLOCK] = c;
+                self.data[base + (n + c as usize) * BLOCK] += 1;
             }
         }
         self.len = codes.len();

@@ -94,12 +94,13 @@ pub(super) fn pairwise<F: Fold>(
         }
         Guesses::List(list) | Guesses::Increasing(list) => {
             let mut codes = Vec::with_capacity(LIST_BATCH_BLOCKS * BLOCK);
+            let mut blocks = CodeBlocks::new(scan.space.game(), &[]);
             let end = (units.end * BLOCK).min(list.len());
             for first in (units.start * BLOCK..end).step_by(LIST_BATCH_BLOCKS * BLOCK) {
                 codes.clear();
                 let batch = &list[first..end.min(first + LIST_BATCH_BLOCKS * BLOCK)];
                 codes.extend(batch.iter().map(|&g| scan.space.code(g)));
-                let blocks = CodeBlocks::new(scan.space.game(), &codes);
+                blocks.refill(&codes);
                 let lanes = Lanes::List { list, first };
                 let order = 0..blocks.blocks();
                 let complete = blocks.for_each_partition(order, probes, shares, ranks, fold.cut(), |b, stats, r| {
@@ -128,8 +129,8 @@ fn visit_lanes<F: Fold>(
     m: usize,
     fold: &mut F,
 ) -> bool {
-    // Lanes that may pass the cut, found with integer compares the compiler vectorises;
-    // each is checked again as the fold's cut tightens.
+    // Lanes that may pass the cut, all 32 at once; each is checked again as the fold's cut
+    // tightens.
     let mut open = stats.passing(fold.cut());
     if valid < BLOCK {
         open &= (1u32 << valid) - 1;
