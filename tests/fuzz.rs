@@ -13,7 +13,7 @@
 //! - print exactly one line on stderr when it exits 2, and never a Rust panic;
 //! - leave its output file (and a checkpoint it reads) unchanged when it fails.
 //!
-//! `cargo test --release --test fuzz` runs a small number of inputs; set
+//! `cargo test --profile ci --test fuzz` runs a small number of inputs; set
 //! `MMTREE_FUZZ_INPUTS=5000` for a longer run and `MMTREE_FUZZ_SEED=n` for other inputs.
 //! A failing input is kept in the temporary directory named in the panic message.
 #![cfg(unix)]

@@ -81,7 +81,7 @@ fn interrupted_search_resumes_from_its_checkpoint() {
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "needs a release build: cargo test --release")]
+#[cfg_attr(debug_assertions, ignore = "needs an optimised build: cargo test --profile ci")]
 fn bulls_and_cows_cannot_always_win_within_6() {
     // Tanaka 1996: no strategy for 4 distinct digits of 10 always wins within 6 guesses.
     let out = mmtree(&["optimal", "-n", "4", "-k", "10", "--distinct", "--max-depth", "6", "-q"]);

@@ -288,7 +288,7 @@ fn space_of_other_game() -> CodeSpace {
 #[test]
 // Measured in release: about 26 s wall for the optimum and 2.5 s for the depth limit on the
 // shared 2-core machine. Unoptimised builds are many times slower, so they skip it.
-#[cfg_attr(debug_assertions, ignore = "Bulls and Cows needs a release build: cargo test --release")]
+#[cfg_attr(debug_assertions, ignore = "Bulls and Cows needs an optimised build: cargo test --profile ci")]
 fn bulls_and_cows_is_26274_within_7_and_not_6() {
     // Tanaka 1996.
     let space = space(GameSpec::bulls_and_cows(4, 10));
@@ -331,7 +331,7 @@ fn the_tree_does_not_depend_on_the_thread_count() {
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "needs a release build: cargo test --release")]
+#[cfg_attr(debug_assertions, ignore = "needs an optimised build: cargo test --profile ci")]
 fn mastermind_4_7_average_is_11228() {
     // Ville 2013.
     let space = space(GameSpec::mastermind(4, 7));
