@@ -32,7 +32,8 @@ pub(super) struct BestValue {
     /// The value, with a guess that reaches it (the first in tie order among the groups
     /// scanned, when ranked).
     pub(super) value: Candidate,
-    /// The groups whose bound does not exclude the value, and not scanned when ranked.
+    /// The groups whose bound does not exclude the value, less those scanned ranked, or
+    /// scanned plain before the group the value was found in (none holds a guess of it).
     reaching: Vec<bool>,
 }
 
@@ -192,6 +193,8 @@ impl Multisets {
             None => BestGuess::new(valuation, ideal, 0, best.cloned()),
         };
         let mut scanned = vec![false; self.groups.len()];
+        // The groups scanned, in turn, and how many had been when the best last improved.
+        let (mut in_order, mut improved) = (Vec::new(), 0);
         let mut totals = Vec::with_capacity(candidates.len());
         for bound in &bounds {
             let g = bound.1;
@@ -216,9 +219,20 @@ impl Multisets {
             let scan = prepared.scan(guesses).detail(valuation.detail()).totals(&totals);
             let before = found;
             found = scan.parallel(true).run(|| before.clone());
+            in_order.push(g);
+            if found.best.as_ref().map(|b| b.guess) != before.best.as_ref().map(|b| b.guess) {
+                improved = in_order.len();
+            }
             if found.reached {
                 break;
             }
+        }
+        // The groups scanned plain before the one that found the best value hold no guess of
+        // that value (each was counted to the end against a worse best): none of them is left
+        // to the second pass. That group itself stays: its guess found need not be its first
+        // of the value in tie order (under the largest first, it was not always).
+        if rank.is_none() {
+            in_order[..improved.saturating_sub(1)].iter().for_each(|&g| scanned[g] = true);
         }
         let value = match (found.best, best) {
             (Some(f), Some(b)) => {
@@ -237,7 +251,7 @@ impl Multisets {
         Some(BestValue { value, reaching })
     }
 
-    /// Whether a guess's group may reach the best value (and was not scanned, when ranked).
+    /// Whether a guess's group may reach the best value before its guess (see [`BestValue`]).
     pub(super) fn may_reach(&self, best: &BestValue, guess: CodeIndex) -> bool {
         best.reaching[self.group_of[guess.get()] as usize]
     }
