@@ -193,7 +193,7 @@ impl Multisets {
             None => BestGuess::new(valuation, ideal, 0, best.cloned()),
         };
         let mut scanned = vec![false; self.groups.len()];
-        // The groups scanned, in turn, and how many had been when the best last improved.
+        // The groups scanned plain, in turn, and how many had been when the best last improved.
         let (mut in_order, mut improved) = (Vec::new(), 0);
         let mut totals = Vec::with_capacity(candidates.len());
         for bound in &bounds {
@@ -219,9 +219,11 @@ impl Multisets {
             let scan = prepared.scan(guesses).detail(valuation.detail()).totals(&totals);
             let before = found;
             found = scan.parallel(true).run(|| before.clone());
-            in_order.push(g);
-            if found.best.as_ref().map(|b| b.guess) != before.best.as_ref().map(|b| b.guess) {
-                improved = in_order.len();
+            if rank.is_none() {
+                in_order.push(g);
+                if found.best.as_ref().map(|b| b.guess) != before.best.as_ref().map(|b| b.guess) {
+                    improved = in_order.len();
+                }
             }
             if found.reached {
                 break;
@@ -231,9 +233,7 @@ impl Multisets {
         // that value (each was counted to the end against a worse best): none of them is left
         // to the second pass. That group itself stays: its guess found need not be its first
         // of the value in tie order (under the largest first, it was not always).
-        if rank.is_none() {
-            in_order[..improved.saturating_sub(1)].iter().for_each(|&g| scanned[g] = true);
-        }
+        in_order[..improved.saturating_sub(1)].iter().for_each(|&g| scanned[g] = true);
         let value = match (found.best, best) {
             (Some(f), Some(b)) => {
                 (compare(valuation, f.key, || f.sizes, b.key, &b.sizes) == Ordering::Less).then_some(f)
