@@ -33,7 +33,7 @@ pub(super) struct BestValue {
     /// scanned, when ranked).
     pub(super) value: Candidate,
     /// The groups whose bound does not exclude the value, less those scanned ranked, or
-    /// scanned plain before the group the value was found in (none holds a guess of it).
+    /// met before the group a plain scan found the value in (none holds a guess of it).
     reaching: Vec<bool>,
 }
 
@@ -193,10 +193,10 @@ impl Multisets {
             None => BestGuess::new(valuation, ideal, 0, best.cloned()),
         };
         let mut scanned = vec![false; self.groups.len()];
-        // The groups scanned plain, in turn, and how many had been when the best last improved.
-        let (mut in_order, mut improved) = (Vec::new(), 0);
+        // How many groups of `bounds` had been passed when a plain scan last improved the best.
+        let mut improved = 0;
         let mut totals = Vec::with_capacity(candidates.len());
-        for bound in &bounds {
+        for (i, bound) in bounds.iter().enumerate() {
             let g = bound.1;
             if let Some(b) = &found.best {
                 // Checked for every group: float keys may order near-ties either way.
@@ -219,21 +219,19 @@ impl Multisets {
             let scan = prepared.scan(guesses).detail(valuation.detail()).totals(&totals);
             let before = found;
             found = scan.parallel(true).run(|| before.clone());
-            if rank.is_none() {
-                in_order.push(g);
-                if found.best.as_ref().map(|b| b.guess) != before.best.as_ref().map(|b| b.guess) {
-                    improved = in_order.len();
-                }
+            if rank.is_none() && found.best.as_ref().map(|b| b.guess) != before.best.as_ref().map(|b| b.guess) {
+                improved = i;
             }
             if found.reached {
                 break;
             }
         }
-        // The groups scanned plain before the one that found the best value hold no guess of
-        // that value (each was counted to the end against a worse best): none of them is left
-        // to the second pass. That group itself stays: its guess found need not be its first
-        // of the value in tie order (under the largest first, it was not always).
-        in_order[..improved.saturating_sub(1)].iter().for_each(|&g| scanned[g] = true);
+        // The groups before the one that found the best value, scanned plain (each counted to
+        // the end against a worse best) or passed over (bound no better than a worse best),
+        // hold no guess of that value: none of them is left to the second pass. That group
+        // itself stays: its guess found need not be its first of the value in tie order (under
+        // the largest first, it was not always).
+        bounds[..improved].iter().for_each(|&(_, g, _)| scanned[g] = true);
         let value = match (found.best, best) {
             (Some(f), Some(b)) => {
                 (compare(valuation, f.key, || f.sizes, b.key, &b.sizes) == Ordering::Less).then_some(f)
