@@ -53,7 +53,7 @@ pub use code::{Alphabet, Code, CodeIndex};
 pub use error::GameError;
 pub use feedback::{Feedback, FeedbackIndex, FeedbackScheme, MAX_FEEDBACKS};
 pub use game::{FeedbackKind, Game, GameSpec, Variant, MAX_COLOURS, MAX_PEGS};
-pub use lanes::{CodeBlocks, LaneStats, Probe, ProbeSet, Shares, BLOCK, MAX_PROBES};
+pub use lanes::{CodeBlocks, LaneRows, LaneStats, Probe, ProbeSet, Shares, BLOCK, MAX_PROBES};
 pub use memory::{format_bytes, MemoryLimit, BYTES_PER_CODE};
 pub use printable::{printable, printable_char};
 pub use scan::{xlogx, CodePool, Cut, Detail, Fold, Guesses, Partition, Prepared, Scan};

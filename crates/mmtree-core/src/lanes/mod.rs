@@ -28,7 +28,7 @@ mod tests;
 use crate::code::Code;
 use crate::game::{FeedbackKind, Game, MAX_PEGS};
 
-pub use pairwise::{LaneStats, Shares};
+pub use pairwise::{LaneRows, LaneStats, Shares};
 #[cfg(target_arch = "x86_64")]
 use probes::Broadcast;
 pub use probes::ProbeSet;

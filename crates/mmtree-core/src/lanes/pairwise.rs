@@ -20,6 +20,19 @@ pub struct LaneStats {
     pub xlogx_floor: [u16; BLOCK],
 }
 
+/// What a kernel kept of each lane's partition beyond its [`LaneStats`], for the valuations
+/// that need every part's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneRows<'a> {
+    /// Nothing (ranks not wanted).
+    None,
+    /// `ranks[j][lane]`: how many probes before `j` share probe `j`'s part (a part of size
+    /// `s` holds ranks `0..s`).
+    Ranks(&'a [[u8; BLOCK]]),
+    /// `sizes[i][lane]`: the size of part `i` (a feedback; parts of no probe are 0).
+    Sizes(&'a [[u8; BLOCK]]),
+}
+
 impl LaneStats {
     /// The lanes (bit per lane) whose statistics are not past `cut`: compared 32 at a time,
     /// since a scan asks for every block it counts.
@@ -124,18 +137,19 @@ pub(crate) fn xlogx_floor_cut(bound: f64) -> Option<u16> {
     (t <= f64::from(u16::MAX)).then(|| t.max(0.0) as u16)
 }
 
+/// `XLOGX_FLOORS[s]`: `32 s log2 s` rounded down, for parts of up to 15 codes; a larger part
+/// is bounded below by the value at 15 plus `XLOGX_STEPS[15]` per code beyond (the steps
+/// grow with the size). Rounded down from values computed to 50 digits.
+const XLOGX_FLOORS: [u16; 16] = [0, 0, 64, 152, 256, 371, 496, 628, 768, 912, 1063, 1217, 1376, 1539, 1705, 1875];
+
 /// The probes in an order that keeps those of equal total (blacks plus whites) together, for
 /// blocks of guesses that share one colour multiset: such a guess has one total with each
 /// probe, the same for every guess of the block, and two probes of different totals never
-/// share a feedback, so a probe's rank need only be counted among the earlier probes of its
-/// own total. On sets whose probes spread over several totals that is a fraction of the
-/// pairs.
+/// share a feedback, so each total's share is split by blacks alone.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shares {
     /// The probes, by total (in their order within one).
     pub(super) order: Vec<u16>,
-    /// For each place in `order`, where its total's run starts.
-    pub(super) starts: Vec<u16>,
     /// The runs of one total: `(first place, end, total)`.
     pub(super) runs: Vec<(usize, usize, u8)>,
 }
@@ -153,7 +167,6 @@ impl Shares {
         assert!(totals.len() <= usize::from(u16::MAX), "BUG: {} probes", totals.len());
         let mut order: Vec<u16> = (0..totals.len() as u16).collect();
         order.sort_by_key(|&j| totals[usize::from(j)]);
-        let mut starts = Vec::with_capacity(order.len());
         let mut runs: Vec<(usize, usize, u8)> = Vec::new();
         for (i, &j) in order.iter().enumerate() {
             let t = totals[usize::from(j)];
@@ -161,9 +174,8 @@ impl Shares {
                 Some(run) if run.2 == t => run.1 = i + 1,
                 _ => runs.push((i, i + 1, t)),
             }
-            starts.push(runs.last().map_or(0, |r| r.0) as u16);
         }
-        Shares { order, starts, runs }
+        Shares { order, runs }
     }
 
     /// Number of probes.
@@ -182,9 +194,10 @@ impl CodeBlocks {
     /// `visit(block, stats, ranks)` with the partition of `probes` by feedback for each of the
     /// block's codes taken as a guess; stops as soon as `visit` returns `false`.
     ///
-    /// With `want_ranks`, `ranks[j][lane]` says how many probes before `j` share probe `j`'s
-    /// part, so any function of the part sizes can be recovered (a part of size `s` holds
-    /// ranks `0..s`), and [`LaneStats::xlogx_floor`] is counted; otherwise `ranks` is empty.
+    /// With `want_ranks`, every part's size can be recovered from the rows `visit` gets
+    /// ([`LaneRows`]: each probe's rank in its part, or with `shares` the part sizes
+    /// themselves), and [`LaneStats::xlogx_floor`] is counted; otherwise the rows are
+    /// [`LaneRows::None`].
     ///
     /// Parts are read off equal raw keys, pair by pair: the largest part is one more than
     /// the largest rank, the sum of squares is `sum (2 rank + 1)`, and each part has one
@@ -195,8 +208,7 @@ impl CodeBlocks {
     /// which are past it too (see [`Cut`]).
     ///
     /// With `shares` (which the caller guarantees: every code of `blocks` has the totals they
-    /// were made from), ranks are counted within each share only, and `ranks` lists the
-    /// probes in the shares' order.
+    /// were made from), each share's parts are counted by blacks alone.
     pub fn for_each_partition(
         &self,
         blocks: impl Iterator<Item = usize>,
@@ -204,7 +216,7 @@ impl CodeBlocks {
         shares: Option<&Shares>,
         want_ranks: bool,
         hopeless: Cut,
-        visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Cut>,
+        visit: impl FnMut(usize, &LaneStats, LaneRows) -> Option<Cut>,
     ) -> bool {
         assert_eq!(probes.totals, self.totals, "BUG: probes of another game");
         assert!(probes.len() <= MAX_PROBES, "BUG: {} probes, at most {MAX_PROBES}", probes.len());
@@ -216,16 +228,12 @@ impl CodeBlocks {
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY (each call): AVX2 is present, checked just above.
             return match shares {
-                None => unsafe {
-                    self.for_each_partition_avx2::<false>(blocks, probes, &[], &[], want_ranks, hopeless, visit)
+                None => unsafe { self.for_each_partition_avx2(blocks, probes, want_ranks, hopeless, visit) },
+                Some(shares) if want_ranks => unsafe {
+                    self.for_each_partition_counted_avx2::<true>(blocks, probes, shares, hopeless, visit)
                 },
-                Some(shares) if !want_ranks => unsafe {
-                    self.for_each_partition_counted_avx2(blocks, probes, shares, hopeless, visit)
-                },
-                Some(s) => unsafe {
-                    self.for_each_partition_avx2::<true>(
-                        blocks, probes, &s.order, &s.starts, want_ranks, hopeless, visit,
-                    )
+                Some(shares) => unsafe {
+                    self.for_each_partition_counted_avx2::<false>(blocks, probes, shares, hopeless, visit)
                 },
             };
         }
@@ -237,7 +245,7 @@ impl CodeBlocks {
         mut blocks: impl Iterator<Item = usize>,
         probes: &ProbeSet,
         want_ranks: bool,
-        mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Cut>,
+        mut visit: impl FnMut(usize, &LaneStats, LaneRows) -> Option<Cut>,
     ) -> bool {
         let m = probes.probes.len();
         let mut ranks = vec![[0u8; BLOCK]; m];
@@ -256,22 +264,19 @@ impl CodeBlocks {
                     ranks[j][lane] = rank;
                 }
             }
-            visit(b, &stats, if want_ranks { &ranks } else { &[] }).is_some()
+            visit(b, &stats, if want_ranks { LaneRows::Ranks(&ranks) } else { LaneRows::None }).is_some()
         })
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    #[allow(clippy::too_many_arguments)]
-    unsafe fn for_each_partition_avx2<const SHARES: bool>(
+    unsafe fn for_each_partition_avx2(
         &self,
         blocks: impl Iterator<Item = usize>,
         probes: &ProbeSet,
-        order: &[u16],
-        starts: &[u16],
         want_ranks: bool,
         mut hopeless: Cut,
-        mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Cut>,
+        mut visit: impl FnMut(usize, &LaneStats, LaneRows) -> Option<Cut>,
     ) -> bool {
         use std::arch::x86_64::*;
         use std::mem::MaybeUninit;
@@ -297,21 +302,11 @@ impl CodeBlocks {
             let (mut lo, mut hi) = (zero, zero);
             let (mut floor_lo, mut floor_hi) = (zero, zero);
             for j in 0..m {
-                // With shares, probe `order[j]` is compared with the earlier probes of its share
-                // (from `starts[j]`), where the blacks alone tell the feedbacks apart.
                 // SAFETY: the probe set was built for this layout (same game, checked by the
-                // caller) and the masks filled for this block; `order` holds the m probe
-                // numbers, `starts[j] <= j`.
-                let (start, key) = unsafe {
-                    if SHARES {
-                        let probe = usize::from(*order.get_unchecked(j));
-                        (usize::from(*starts.get_unchecked(j)), probes.blacks(probe, &masks))
-                    } else {
-                        (0, probes.keys(j, block, &masks, self.totals))
-                    }
-                };
+                // caller) and the masks filled for this block.
+                let key = unsafe { probes.keys(j, block, &masks, self.totals) };
                 let mut rank = zero;
-                for earlier in &keys[start..j] {
+                for earlier in &keys[..j] {
                     // SAFETY: keys[..j] were written in earlier iterations.
                     let earlier = unsafe { earlier.assume_init() };
                     rank = _mm256_sub_epi8(rank, _mm256_cmpeq_epi8(key, earlier));
@@ -358,7 +353,7 @@ impl CodeBlocks {
                 stats.xlogx_floor[i + 16] = floor_lo16[i + 8];
                 stats.xlogx_floor[i + 24] = floor_hi16[i + 8];
             }
-            match visit(b, &stats, if want_ranks { &ranks[..m as usize] } else { &[] }) {
+            match visit(b, &stats, if want_ranks { LaneRows::Ranks(&ranks[..m as usize]) } else { LaneRows::None }) {
                 Some(next) => hopeless = next,
                 None => return false,
             }
@@ -370,26 +365,36 @@ impl CodeBlocks {
 #[cfg(target_arch = "x86_64")]
 impl CodeBlocks {
     /// [`CodeBlocks::for_each_partition`] for blocks of one colour multiset (`shares` made
-    /// from its totals), without ranks: each share's parts are counted in 32 lanes at once,
-    /// one byte counter per number of blacks, so a probe costs its blacks and one compare
-    /// per counter, however many probes share its total. A full block is tested against
-    /// `hopeless` after each share.
+    /// from its totals): each share's parts are counted in 32 lanes at once, one byte counter
+    /// per number of blacks, so a probe costs its blacks and one compare per counter, however
+    /// many probes share its total. With `SIZES` the counters are kept as the lanes' part
+    /// sizes ([`LaneRows::Sizes`]) and give [`LaneStats::xlogx_floor`]. A full block is
+    /// tested against `hopeless` after each share.
     #[target_feature(enable = "avx2")]
-    unsafe fn for_each_partition_counted_avx2(
+    unsafe fn for_each_partition_counted_avx2<const SIZES: bool>(
         &self,
         blocks: impl Iterator<Item = usize>,
         probes: &ProbeSet,
         shares: &Shares,
         mut hopeless: Cut,
-        mut visit: impl FnMut(usize, &LaneStats, &[[u8; BLOCK]]) -> Option<Cut>,
+        mut visit: impl FnMut(usize, &LaneStats, LaneRows) -> Option<Cut>,
     ) -> bool {
         use std::arch::x86_64::*;
-        const VALUES: usize = crate::game::MAX_PEGS as usize + 1;
         let m = probes.len();
         let zero = _mm256_setzero_si256();
         let ones = _mm256_set1_epi8(-1);
+        let fifteen = _mm256_set1_epi8(15);
+        let step15 = _mm256_set1_epi16(i16::from(XLOGX_STEPS[15]));
+        // The floors' low and high bytes, for a byte shuffle in each 128-bit half.
+        let floor_bytes = |shift: u16| {
+            let bytes: [u8; 16] = std::array::from_fn(|s| (XLOGX_FLOORS[s] >> shift) as u8);
+            // SAFETY: 16 bytes.
+            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(bytes.as_ptr().cast()) })
+        };
+        let (floor_low, floor_high) = (floor_bytes(0), floor_bytes(8));
         let mut stats = LaneStats::default();
         let mut masks = Equalities::new();
+        let mut sizes = [[0u8; BLOCK]; SIZE_ROWS];
         for b in blocks {
             assert!(b < self.blocks(), "BUG: block {b} of {}", self.blocks());
             let block = self.block(b);
@@ -397,9 +402,11 @@ impl CodeBlocks {
             unsafe { probes.equalities(block, &mut masks) };
             let full = self.block_len(b) == BLOCK;
             let (mut largest, mut parts) = (zero, zero);
-            // Sums of squares in 16 bits: lanes 0-7 and 16-23 in `lo`, 8-15 and 24-31 in `hi`.
+            // Sums of squares in 16 bits: lanes 0-7 and 16-23 in `lo`, 8-15 and 24-31 in `hi`;
+            // the floor of `sum s log2 s` likewise.
             let (mut lo, mut hi) = (zero, zero);
-            let mut uncounted = 0;
+            let (mut floor_lo, mut floor_hi) = (zero, zero);
+            let (mut uncounted, mut rows) = (0, 0);
             for &(from, to, total) in &shares.runs {
                 let t = usize::from(total).min(VALUES - 1);
                 let mut counts = [zero; VALUES];
@@ -412,29 +419,53 @@ impl CodeBlocks {
                     let (l, h) = (_mm256_unpacklo_epi8(count, zero), _mm256_unpackhi_epi8(count, zero));
                     lo = _mm256_add_epi16(lo, _mm256_mullo_epi16(l, l));
                     hi = _mm256_add_epi16(hi, _mm256_mullo_epi16(h, h));
+                    if SIZES {
+                        // SAFETY: rows stay below SIZE_ROWS (one per blacks of each total).
+                        unsafe { _mm256_storeu_si256(sizes.get_unchecked_mut(rows).as_mut_ptr().cast(), count) };
+                        rows += 1;
+                        let small = _mm256_min_epu8(count, fifteen);
+                        let (low, high) =
+                            (_mm256_shuffle_epi8(floor_low, small), _mm256_shuffle_epi8(floor_high, small));
+                        let beyond = _mm256_subs_epu8(count, fifteen);
+                        let beyond_lo = _mm256_mullo_epi16(_mm256_unpacklo_epi8(beyond, zero), step15);
+                        let beyond_hi = _mm256_mullo_epi16(_mm256_unpackhi_epi8(beyond, zero), step15);
+                        let f_lo = _mm256_add_epi16(_mm256_unpacklo_epi8(low, high), beyond_lo);
+                        let f_hi = _mm256_add_epi16(_mm256_unpackhi_epi8(low, high), beyond_hi);
+                        floor_lo = _mm256_add_epi16(floor_lo, f_lo);
+                        floor_hi = _mm256_add_epi16(floor_hi, f_hi);
+                    }
                 }
-                if full && to < m && hopeless.all_lanes_counted(m - to, largest, parts, [lo, hi]) {
-                    // Each probe not counted adds at least 1 to the sum of squares: the stats
-                    // reported stay past the cut, as the ranked kernel's do.
+                if full && to < m && hopeless.all_lanes_counted(m - to, largest, parts, [lo, hi], [floor_lo, floor_hi])
+                {
+                    // Each probe not counted adds at least 1 to the sum of squares and 0 to
+                    // the floor: the stats reported stay past the cut, as the ranked kernel's do.
                     uncounted = (m - to) as u32;
                     break;
                 }
             }
             let (mut lo16, mut hi16) = ([0u16; 16], [0u16; 16]);
+            let (mut floor_lo16, mut floor_hi16) = ([0u16; 16], [0u16; 16]);
             // SAFETY: the destinations are 32 bytes each.
             unsafe {
                 _mm256_storeu_si256(stats.largest.as_mut_ptr().cast(), largest);
                 _mm256_storeu_si256(stats.parts.as_mut_ptr().cast(), parts);
                 _mm256_storeu_si256(lo16.as_mut_ptr().cast(), lo);
                 _mm256_storeu_si256(hi16.as_mut_ptr().cast(), hi);
+                _mm256_storeu_si256(floor_lo16.as_mut_ptr().cast(), floor_lo);
+                _mm256_storeu_si256(floor_hi16.as_mut_ptr().cast(), floor_hi);
             }
             for i in 0..8 {
                 stats.sum_squares[i] = u32::from(lo16[i]) + uncounted;
                 stats.sum_squares[i + 8] = u32::from(hi16[i]) + uncounted;
                 stats.sum_squares[i + 16] = u32::from(lo16[i + 8]) + uncounted;
                 stats.sum_squares[i + 24] = u32::from(hi16[i + 8]) + uncounted;
+                stats.xlogx_floor[i] = floor_lo16[i];
+                stats.xlogx_floor[i + 8] = floor_hi16[i];
+                stats.xlogx_floor[i + 16] = floor_lo16[i + 8];
+                stats.xlogx_floor[i + 24] = floor_hi16[i + 8];
             }
-            match visit(b, &stats, &[]) {
+            let rows = if SIZES { LaneRows::Sizes(&sizes[..rows]) } else { LaneRows::None };
+            match visit(b, &stats, rows) {
                 Some(next) => hopeless = next,
                 None => return false,
             }
@@ -442,6 +473,14 @@ impl CodeBlocks {
         true
     }
 }
+
+/// Counters per number of blacks.
+#[cfg(target_arch = "x86_64")]
+const VALUES: usize = crate::game::MAX_PEGS as usize + 1;
+
+/// Most part sizes the counted kernel keeps: one per number of blacks of each total.
+#[cfg(target_arch = "x86_64")]
+const SIZE_ROWS: usize = VALUES * (VALUES + 1) / 2;
 
 /// Sets `counts[b]`, for each number of blacks `b <= t`, to the lanes where a probe of `run`
 /// (at most 255) scores `b` blacks.
@@ -514,10 +553,14 @@ impl Cut {
         largest: std::arch::x86_64::__m256i,
         parts: std::arch::x86_64::__m256i,
         [lo, hi]: [std::arch::x86_64::__m256i; 2],
+        floors: [std::arch::x86_64::__m256i; 2],
     ) -> bool {
         use std::arch::x86_64::*;
         match self {
-            Cut::Never | Cut::XLogX(_) => false,
+            Cut::Never => false,
+            // Every probe still to come adds at least 0 (the floors are 0 without sizes kept,
+            // and then never reach a cut above 0).
+            Cut::XLogX(bound) => xlogx_floor_cut(bound).is_some_and(|t| all_at_least16(floors, t)),
             Cut::Largest(0) => true,
             Cut::Largest(c) => {
                 let Ok(t) = u8::try_from(c) else { return false };
@@ -534,6 +577,17 @@ impl Cut {
             }
         }
     }
+}
+
+/// Whether every 16-bit value of `lo` and `hi` is at least `t`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2")]
+fn all_at_least16([lo, hi]: [std::arch::x86_64::__m256i; 2], t: u16) -> bool {
+    use std::arch::x86_64::*;
+    let t = _mm256_set1_epi16(t as i16);
+    let at_least16 = |v: __m256i| _mm256_cmpeq_epi16(_mm256_max_epu16(v, t), v);
+    _mm256_movemask_epi8(_mm256_and_si256(at_least16(lo), at_least16(hi))) == -1
 }
 
 /// Whether no lane can end with more than `p` parts, with `rest` probes still to count (each
@@ -570,11 +624,6 @@ impl Cut {
     ) -> bool {
         use std::arch::x86_64::*;
         let at_least = |v: __m256i, t: __m256i| _mm256_cmpeq_epi8(_mm256_max_epu8(v, t), v);
-        let all_at_least16 = |[lo, hi]: [__m256i; 2], t: u16| {
-            let t = _mm256_set1_epi16(t as i16);
-            let at_least16 = |v: __m256i| _mm256_cmpeq_epi16(_mm256_max_epu16(v, t), v);
-            _mm256_movemask_epi8(_mm256_and_si256(at_least16(lo), at_least16(hi))) == -1
-        };
         match self {
             Cut::Never => false,
             // Every probe still to come adds at least 0: the floors so far bound the sums.

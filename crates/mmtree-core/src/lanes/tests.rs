@@ -24,6 +24,36 @@ fn games() -> Vec<Game> {
     specs.into_iter().map(|s| Game::new(s).unwrap()).collect()
 }
 
+/// The ranks a kernel kept (`rows` must hold ranks).
+fn ranks(rows: LaneRows) -> Vec<[u8; BLOCK]> {
+    match rows {
+        LaneRows::Ranks(ranks) => ranks.to_vec(),
+        LaneRows::None | LaneRows::Sizes(_) => panic!("no ranks: {rows:?}"),
+    }
+}
+
+/// Each lane's part sizes, sorted, from what a kernel kept (`valid` lanes).
+fn lane_sizes(rows: LaneRows, valid: usize) -> Vec<Vec<u32>> {
+    (0..valid)
+        .map(|lane| {
+            let mut sizes: Vec<u32> = match rows {
+                LaneRows::None => panic!("no rows"),
+                LaneRows::Sizes(sizes) => sizes.iter().map(|s| u32::from(s[lane])).filter(|&s| s > 0).collect(),
+                LaneRows::Ranks(ranks) => {
+                    // A part of size s holds ranks 0..s: the members of rank r are the parts past r.
+                    let mut past = vec![0u32; ranks.len() + 1];
+                    ranks.iter().for_each(|r| past[usize::from(r[lane])] += 1);
+                    (0..ranks.len())
+                        .flat_map(|r| std::iter::repeat_n(r as u32 + 1, (past[r] - past[r + 1]) as usize))
+                        .collect()
+                }
+            };
+            sizes.sort_unstable();
+            sizes
+        })
+        .collect()
+}
+
 fn codes(game: &Game) -> Vec<Code> {
     let space = crate::CodeSpace::new(*game, crate::MemoryLimit(1 << 30)).unwrap();
     space.iter().map(|(_, c)| c).step_by(7).collect()
@@ -63,20 +93,13 @@ fn partitions_match_a_direct_count() {
             let m = secrets.len();
             let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
             let mut fast = Vec::new();
-            blocks.for_each_partition(
-                (0..blocks.blocks()).rev(),
-                &probes,
-                None,
-                true,
-                Cut::Never,
-                |b, stats, ranks| {
-                    fast.push((b, stats.clone(), ranks.to_vec()));
-                    Some(Cut::Never)
-                },
-            );
+            blocks.for_each_partition((0..blocks.blocks()).rev(), &probes, None, true, Cut::Never, |b, stats, rows| {
+                fast.push((b, stats.clone(), ranks(rows)));
+                Some(Cut::Never)
+            });
             let mut scalar = Vec::new();
-            blocks.for_each_partition_scalar((0..blocks.blocks()).rev(), &probes, true, |b, stats, ranks| {
-                scalar.push((b, stats.clone(), ranks.to_vec()));
+            blocks.for_each_partition_scalar((0..blocks.blocks()).rev(), &probes, true, |b, stats, rows| {
+                scalar.push((b, stats.clone(), ranks(rows)));
                 Some(Cut::Never)
             });
             assert_eq!(fast, scalar);
@@ -270,7 +293,7 @@ fn groups_with_totals(game: &Game, codes: &[Code], secrets: &[Code]) -> Vec<(Cod
 #[test]
 fn shares_give_the_partitions_of_a_plain_count() {
     // Lanes of blocks given up early, by cut.
-    let mut hopeless = [0; 3];
+    let mut hopeless = [0; 4];
     // [6,3] has groups of up to 90 codes: full blocks, which may be given up.
     let mut games = games();
     games.push(Game::new(GameSpec::mastermind(6, 3)).unwrap());
@@ -285,10 +308,9 @@ fn shares_give_the_partitions_of_a_plain_count() {
                 for ranks in [false, true] {
                     let run = |shares: Option<&Shares>, cut: Cut| {
                         let mut out = Vec::new();
-                        blocks.for_each_partition(0..blocks.blocks(), &probes, shares, ranks, cut, |_, stats, r| {
-                            let mut r: Vec<[u8; BLOCK]> = r.to_vec();
-                            r.sort_unstable();
-                            out.push((stats.clone(), r));
+                        blocks.for_each_partition(0..blocks.blocks(), &probes, shares, ranks, cut, |b, stats, r| {
+                            let sizes = ranks.then(|| lane_sizes(r, blocks.block_len(b)));
+                            out.push((stats.clone(), sizes));
                             Some(cut)
                         });
                         out
@@ -297,22 +319,24 @@ fn shares_give_the_partitions_of_a_plain_count() {
                     let shared = run(Some(&shares), Cut::Never);
                     assert_eq!(plain.len(), shared.len());
                     for (b, ((p, pr), (s, sr))) in plain.iter().zip(&shared).enumerate() {
+                        // The same parts (the plain kernel's read off its ranks, the shared
+                        // one's kept as sizes).
+                        assert_eq!(pr, sr, "{game:?} {m} block {b}");
                         // Lanes past the block's codes are padding.
                         for lane in 0..blocks.block_len(b) {
                             let stats = |x: &LaneStats| (x.largest[lane], x.sum_squares[lane], x.parts[lane]);
                             assert_eq!(stats(p), stats(s), "{game:?} {m} lane {lane}");
-                            if ranks {
-                                assert_eq!(p.xlogx_floor[lane], s.xlogx_floor[lane]);
-                            }
-                        }
-                        if ranks {
-                            // The same ranks per lane, in another order of the probes.
-                            for lane in 0..blocks.block_len(b) {
-                                let mut a: Vec<u8> = pr.iter().map(|r| r[lane]).collect();
-                                let mut b: Vec<u8> = sr.iter().map(|r| r[lane]).collect();
-                                a.sort_unstable();
-                                b.sort_unstable();
-                                assert_eq!(a, b);
+                            if let Some(sizes) = sr {
+                                // Both floors bound 32 sum s log2 s; the shared one rounds
+                                // once per part, the plain one once per probe.
+                                let xlogx: f64 = sizes[lane].iter().map(|&s| f64::from(s) * f64::from(s).log2()).sum();
+                                let (floor, plain_floor) = (s.xlogx_floor[lane], p.xlogx_floor[lane]);
+                                assert!(f64::from(floor) <= 32.0 * xlogx + 1e-9, "{game:?} lane {lane}");
+                                assert!(floor >= plain_floor, "{game:?} lane {lane}: {floor} < {plain_floor}");
+                                if sizes[lane].iter().all(|&s| s <= 15) {
+                                    let parts = sizes[lane].len() as f64;
+                                    assert!(f64::from(floor) > 32.0 * xlogx - parts - 1e-9, "{game:?} lane {lane}");
+                                }
                             }
                         }
                     }
@@ -337,6 +361,25 @@ fn shares_give_the_partitions_of_a_plain_count() {
                                     == (s.largest[lane], s.sum_squares[lane], s.parts[lane]);
                                 hopeless[c] += usize::from(!same);
                                 assert!(same || (past(p, lane) && past(s, lane)), "{game:?} {cut:?} lane {lane}");
+                            }
+                        }
+                    }
+                    // Under entropy's cut a block given up has its floor past the bound, and
+                    // so has the whole partition.
+                    for bound in [m as f64, 2.0 * m as f64, m as f64 * (m as f64).log2() / 2.0] {
+                        if !ranks {
+                            break;
+                        }
+                        let cut = Cut::XLogX(bound);
+                        for (b, ((_, pr), (s, sr))) in plain.iter().zip(&run(Some(&shares), cut)).enumerate() {
+                            let (Some(pr), Some(sr)) = (pr, sr) else { panic!("sizes wanted") };
+                            for lane in 0..blocks.block_len(b) {
+                                if pr[lane] != sr[lane] {
+                                    hopeless[3] += 1;
+                                    let xlogx: f64 = pr[lane].iter().map(|&s| f64::from(s) * f64::from(s).log2()).sum();
+                                    assert!(f64::from(s.xlogx_floor[lane]) / 32.0 > bound, "{game:?} {cut:?}");
+                                    assert!(xlogx > bound, "{game:?} {cut:?} lane {lane}");
+                                }
                             }
                         }
                     }

@@ -8,7 +8,7 @@ use super::partition::{xlogx_floor, Partition, Shape};
 use super::{CodePool, Cut, Fold, Guesses, Scan};
 use crate::code::CodeIndex;
 use crate::feedback::MAX_FEEDBACKS;
-use crate::lanes::{CodeBlocks, LaneStats, ProbeSet, Shares, BLOCK};
+use crate::lanes::{CodeBlocks, LaneRows, LaneStats, ProbeSet, Shares, BLOCK};
 use crate::space::Counts;
 
 /// The lanes of a block in the scan's order, with their positions: lanes of a pool's block
@@ -72,8 +72,8 @@ impl Lanes<'_> {
 
 /// Pairwise partitions of the guesses at visit units `units` (blocks of a pool, or batches
 /// of 32 of a list, laid out here) against the candidates (`probes`, at most
-/// [`crate::MAX_PROBES`]); `ranks` keeps each candidate's rank in its part, for sizes and
-/// `sum s log2 s` without counting again.
+/// [`crate::MAX_PROBES`]); with `ranks` the kernel keeps what every part's size can be read
+/// from, for sizes and `sum s log2 s` without counting again.
 pub(super) fn pairwise<F: Fold>(
     scan: &Scan,
     units: Range<usize>,
@@ -87,9 +87,9 @@ pub(super) fn pairwise<F: Fold>(
         Guesses::Pool(pool, reversed) => {
             let order = units.map(|u| block_of(scan, u).1);
             let lanes = Lanes::Pool { pool, reversed };
-            pool.blocks.for_each_partition(order, probes, shares, ranks, fold.cut(), |b, stats, lane_ranks| {
+            pool.blocks.for_each_partition(order, probes, shares, ranks, fold.cut(), |b, stats, rows| {
                 let valid = pool.blocks.block_len(b);
-                visit_lanes(scan, lanes, b, valid, stats, lane_ranks, m, fold).then(|| fold.cut())
+                visit_lanes(scan, lanes, b, valid, stats, rows, m, fold).then(|| fold.cut())
             })
         }
         Guesses::List(list) | Guesses::Increasing(list) => {
@@ -125,7 +125,7 @@ fn visit_lanes<F: Fold>(
     b: usize,
     valid: usize,
     stats: &LaneStats,
-    ranks: &[[u8; BLOCK]],
+    rows: LaneRows,
     m: usize,
     fold: &mut F,
 ) -> bool {
@@ -143,7 +143,7 @@ fn visit_lanes<F: Fold>(
             continue;
         }
         let (position, guess) = lanes.guess(b, lane);
-        let shape = Shape::Lane { stats, lane, ranks };
+        let shape = Shape::Lane { stats, lane, rows };
         let partition = Partition { position, guess, shape, space: scan.space, candidates: scan.candidates };
         if !fold.visit(&partition) {
             return false;

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use crate::code::CodeIndex;
 use crate::feedback::MAX_FEEDBACKS;
-use crate::lanes::{LaneStats, BLOCK, MAX_PROBES};
+use crate::lanes::{LaneRows, LaneStats, MAX_PROBES};
 use crate::space::{CodeSpace, Counts};
 
 /// Partitions past which a guess cannot matter to the caller: a scan may leave out any guess
@@ -58,9 +58,9 @@ pub struct Partition<'a> {
 pub(super) enum Shape<'a> {
     /// Part sizes by feedback index.
     Counts(&'a [u32]),
-    /// One lane of a block of pairwise partitions: its statistics, and the rank of each
-    /// candidate within its part when the scan kept them (see [`crate::CodeBlocks`]).
-    Lane { stats: &'a LaneStats, lane: usize, ranks: &'a [[u8; BLOCK]] },
+    /// One lane of a block of pairwise partitions: its statistics, and what the kernel kept
+    /// of its parts (see [`crate::CodeBlocks::for_each_partition`]).
+    Lane { stats: &'a LaneStats, lane: usize, rows: LaneRows<'a> },
     /// Which feedbacks occur (bit `f` for feedback index `f`: at most 32 feedbacks), and how
     /// many.
     Feedbacks { mask: u32, parts: u32 },
@@ -98,7 +98,17 @@ impl Partition<'_> {
                 sizes[..counts.len()].copy_from_slice(counts);
                 sizes
             }
-            Shape::Lane { ranks, lane, .. } if !ranks.is_empty() => {
+            Shape::Lane { rows: LaneRows::Sizes(rows), lane, .. } => {
+                let mut sizes: Counts = [0; MAX_FEEDBACKS];
+                let mut i = 0;
+                for row in rows.iter().filter(|row| row[lane] > 0) {
+                    sizes[i] = u32::from(row[lane]);
+                    i += 1;
+                }
+                sizes[..i].sort_unstable_by(|a, b| b.cmp(a));
+                return sizes;
+            }
+            Shape::Lane { rows: LaneRows::Ranks(ranks), lane, .. } => {
                 // A part of size s holds ranks 0..s: the parts larger than r number shape[r].
                 let mut shape = [0u32; MAX_PROBES + 1];
                 for r in ranks {
@@ -156,8 +166,11 @@ impl Partition<'_> {
     pub fn xlogx(&self) -> f64 {
         match self.shape {
             Shape::Counts(counts) => counts.iter().map(|&s| xlogx(s)).sum(),
-            Shape::Lane { ranks, lane, .. } if !ranks.is_empty() => {
+            Shape::Lane { rows: LaneRows::Ranks(ranks), lane, .. } => {
                 ranks.iter().map(|r| RANK_XLOGX[r[lane] as usize]).sum()
+            }
+            Shape::Lane { rows: LaneRows::Sizes(rows), lane, .. } => {
+                rows.iter().map(|row| xlogx(u32::from(row[lane]))).sum()
             }
             _ => self.recount().iter().map(|&s| xlogx(s)).sum(),
         }
