@@ -9,7 +9,7 @@ use super::pairwise::count_blacks;
 use super::probes::Equalities;
 use super::{CodeBlocks, Probe, ProbeSet, Shares, BLOCK};
 use crate::game::MAX_PEGS;
-use crate::scan::Cut;
+use crate::scan::{xlogx, Cut};
 
 /// Fractions (in quarters) of the probes after which a block is tested against the cut.
 const CHECKPOINTS: [usize; 3] = [1, 2, 3];
@@ -26,7 +26,7 @@ impl CodeBlocks {
 
     /// [`CodeBlocks::histograms`], giving up (and returning `false`) when, a quarter, half or
     /// three quarters of the way through the probes, every lane's counts so far prove its
-    /// partition past `hopeless` (never for [`Cut::XLogX`]); the histograms then hold the
+    /// partition past `hopeless`; the histograms then hold the
     /// counts so far, for the caller to clear. `keys` are the raw keys that can occur (the
     /// game's feedbacks): only those bins are read.
     pub fn histograms_within(
@@ -41,7 +41,7 @@ impl CodeBlocks {
         assert!(b < self.blocks(), "BUG: block {b} of {}", self.blocks());
         let valid = self.block_len(b);
         let m = probes.len();
-        let checks = !matches!(hopeless, Cut::Never | Cut::XLogX(_)) && m >= CHECK_MIN_PROBES && !keys.is_empty();
+        let checks = hopeless != Cut::Never && m >= CHECK_MIN_PROBES && !keys.is_empty();
         let checks = Checks { m, valid, checks, hopeless, keys };
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -81,7 +81,7 @@ impl CodeBlocks {
         assert!(b < self.blocks(), "BUG: block {b} of {}", self.blocks());
         let valid = self.block_len(b);
         let m = probes.len();
-        let checks = !matches!(hopeless, Cut::Never | Cut::XLogX(_)) && m >= CHECK_MIN_PROBES && !keys.is_empty();
+        let checks = hopeless != Cut::Never && m >= CHECK_MIN_PROBES && !keys.is_empty();
         let checks = Checks { m, valid, checks, hopeless, keys };
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -227,12 +227,14 @@ impl Checks<'_> {
 }
 
 /// Whether a lane's counts so far (`h`, bins `keys`), with `rest` probes still to count,
-/// prove its partition past `cut`: the largest part and the sum of squares only grow (each
-/// probe to come adds at least 1 to the sum), and at most `rest` parts can still appear.
+/// prove its partition past `cut`: the largest part, the sum of squares and `sum s log2 s`
+/// only grow (each probe to come adds at least 1 to the sum of squares), and at most `rest`
+/// parts can still appear.
 fn past(h: &[u16; 256], keys: &[u8], cut: Cut, rest: u64) -> bool {
     let counts = keys.iter().map(|&k| u64::from(h[k as usize]));
     match cut {
-        Cut::Never | Cut::XLogX(_) => false,
+        Cut::Never => false,
+        Cut::XLogX(bound) => keys.iter().map(|&k| xlogx(u32::from(h[k as usize]))).sum::<f64>() > bound,
         Cut::Largest(c) => counts.max().unwrap_or(0) >= u64::from(c),
         Cut::SumSquares(c) => counts.map(|s| s * s).sum::<u64>() + rest >= c,
         Cut::Parts(p) => counts.filter(|&s| s > 0).count() as u64 + rest <= u64::from(p),

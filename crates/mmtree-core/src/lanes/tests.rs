@@ -176,7 +176,15 @@ fn histograms_given_up_only_past_the_cut() {
         let m = secrets.len() as u64;
         let probes = ProbeSet::new(&game, secrets.iter().map(Probe::new).collect());
         let mut blocks = CodeBlocks::new(&game, &[]);
-        for cut in [Cut::Largest(m as u32 / 8), Cut::SumSquares(m * m / 10), Cut::Parts(6), Cut::XLogX(10.0)] {
+        let half_xlogx = m as f64 * (m as f64).log2() / 2.0;
+        let cuts = [
+            Cut::Largest(m as u32 / 8),
+            Cut::SumSquares(m * m / 10),
+            Cut::Parts(6),
+            Cut::XLogX(10.0),
+            Cut::XLogX(half_xlogx),
+        ];
+        for cut in cuts {
             for batch in codes.chunks(BLOCK) {
                 blocks.refill(batch);
                 let mut hist = [[0u16; 256]; BLOCK];
@@ -192,7 +200,8 @@ fn histograms_given_up_only_past_the_cut() {
                         Cut::Largest(c) => sizes.max().unwrap_or(0) >= u64::from(c),
                         Cut::SumSquares(c) => sizes.map(|s| s * s).sum::<u64>() >= c,
                         Cut::Parts(p) => sizes.filter(|&s| s > 0).count() as u64 <= u64::from(p),
-                        Cut::Never | Cut::XLogX(_) => false,
+                        Cut::XLogX(x) => sizes.map(|s| s as f64 * (s as f64).log2().max(0.0)).sum::<f64>() > x,
+                        Cut::Never => false,
                     };
                     if complete {
                         assert_eq!(hist[lane], expected, "{game:?} {cut:?} {g:?}");
@@ -386,7 +395,8 @@ fn shares_give_the_partitions_of_a_plain_count() {
                 }
                 // Histograms by share, in full and given up past a cut.
                 let raws = space.raw_keys();
-                for cut in [Cut::Never, Cut::Largest((m as u32 / 4).max(1)), Cut::Parts(3)] {
+                let xlogx_cut = Cut::XLogX(m as f64 * (m as f64).log2() / 3.0);
+                for cut in [Cut::Never, Cut::Largest((m as u32 / 4).max(1)), Cut::Parts(3), xlogx_cut] {
                     for b in 0..blocks.blocks() {
                         let mut plain = [[0u16; 256]; BLOCK];
                         blocks.histograms(b, &probes, &mut plain);
@@ -400,6 +410,7 @@ fn shares_give_the_partitions_of_a_plain_count() {
                                 match cut {
                                     Cut::Largest(c) => assert!(sizes.max().unwrap_or(0) >= c),
                                     Cut::Parts(p) => assert!(sizes.filter(|&s| s > 0).count() as u32 <= p),
+                                    Cut::XLogX(x) => assert!(sizes.map(crate::xlogx).sum::<f64>() > x),
                                     _ => unreachable!(),
                                 }
                             }

@@ -21,9 +21,9 @@ use crate::valuation::Valuation;
 pub(super) const LAID_OUT_MAX: usize = 128;
 
 /// Candidate sets up to this size find the best value by colour multiset first (see
-/// `multisets`) under expected size and entropy; on larger ones the second pass to the first
-/// guess of that value costs more than the bound saves. Minimax and most parts, whose cuts stop
-/// a group's scan early, always do (see [`multisets_max`]).
+/// `multisets`) under expected size; on larger ones the second pass to the first guess of
+/// that value costs more than the bound saves. The others, whose cuts stop a group's scan
+/// early, always do (see [`multisets_max`]).
 const MULTISETS_MAX: usize = 4096;
 
 /// A pool cut down by symmetry is grouped by multiset for the one-step pass when it holds at
@@ -302,11 +302,14 @@ impl Solver<'_> {
 /// most parts always do: on [7,6] with one thread, sets of more than 4,096 codes took minimax
 /// 10.3 s on the plain pool and 4.8 s by multiset (the whole tree 267 → 236 G instructions;
 /// [7,5] 22.9 → 23.6 G, [6,6] 7.92 → 8.14 G, where such sets are few), most parts 0.85 s and
-/// 0.28 s; expected size took 1.5 s and 3.3 s, entropy 1.7 s and 2.5 s.
+/// 0.28 s; expected size took 1.5 s and 3.3 s. Entropy took 1.7 s and 2.5 s until its cut
+/// stopped histograms part-way too; then one thread on [7,6] entropy took 11.4 s in all with
+/// the plain pool above 4,096 codes and 10.4 s by multiset, on one fortieth of [8,6]'s tree
+/// 119.5 s and 61.1 s (the two run side by side).
 fn multisets_max(valuation: Valuation) -> usize {
     match valuation {
-        Valuation::Minimax | Valuation::MostParts => usize::MAX,
-        Valuation::ExpectedSize | Valuation::Entropy => MULTISETS_MAX,
+        Valuation::Minimax | Valuation::MostParts | Valuation::Entropy => usize::MAX,
+        Valuation::ExpectedSize => MULTISETS_MAX,
     }
 }
 
