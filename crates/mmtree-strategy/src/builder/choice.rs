@@ -20,12 +20,6 @@ use crate::valuation::Valuation;
 /// against the group (cheaper than the test at this size).
 pub(super) const LAID_OUT_MAX: usize = 128;
 
-/// Candidate sets up to this size find the best value by colour multiset first (see
-/// `multisets`) under expected size; on larger ones the second pass to the first guess of
-/// that value costs more than the bound saves. The others, whose cuts stop a group's scan
-/// early, always do (see [`multisets_max`]).
-const MULTISETS_MAX: usize = 4096;
-
 /// A pool cut down by symmetry is grouped by multiset for the one-step pass when it holds at
 /// least this many codes per group on average, a block's worth. With every such pool grouped,
 /// [5,8] minimax took 8 % more instructions (one thread), [6,7] 10 % fewer; with this limit
@@ -158,9 +152,11 @@ impl Solver<'_> {
             // cannot be strictly better than itself).
             let offset = if first { candidates.len() } else { 0 };
             let free = filter.symmetry.free_colours(filter.absent);
-            let multisets = (candidates.len() <= multisets_max(rule.valuation))
-                .then(|| self.multisets.get_or_init(|| Multisets::new(self.space)).as_ref())
-                .flatten();
+            // By colour multiset first on sets of every size and under every valuation: each
+            // one's cut stops a group's scan early. One thread, sets of more than 4,096 codes
+            // of [7,6] took minimax 10.3 s on the plain pool and 4.8 s by multiset; side by side,
+            // [7,6] entropy 11.4 s and 10.4 s in all, expected size 13.7 s and 11.3 s.
+            let multisets = self.multisets.get_or_init(|| Multisets::new(self.space)).as_ref();
             let small = candidates.len() <= LAID_OUT_MAX;
             let mut order = Vec::new();
             let reduced = if small { self.pools.get(self.space, free, filter.blank, filter.largest) } else { None };
@@ -295,21 +291,6 @@ impl Solver<'_> {
             }
         }
         all & !present
-    }
-}
-
-/// The largest candidate sets that find the best value by colour multiset first. Minimax and
-/// most parts always do: on [7,6] with one thread, sets of more than 4,096 codes took minimax
-/// 10.3 s on the plain pool and 4.8 s by multiset (the whole tree 267 → 236 G instructions;
-/// [7,5] 22.9 → 23.6 G, [6,6] 7.92 → 8.14 G, where such sets are few), most parts 0.85 s and
-/// 0.28 s; expected size took 1.5 s and 3.3 s. Entropy took 1.7 s and 2.5 s until its cut
-/// stopped histograms part-way too; then one thread on [7,6] entropy took 11.4 s in all with
-/// the plain pool above 4,096 codes and 10.4 s by multiset, on one fortieth of [8,6]'s tree
-/// 119.5 s and 61.1 s (the two run side by side).
-fn multisets_max(valuation: Valuation) -> usize {
-    match valuation {
-        Valuation::Minimax | Valuation::MostParts | Valuation::Entropy => usize::MAX,
-        Valuation::ExpectedSize => MULTISETS_MAX,
     }
 }
 
