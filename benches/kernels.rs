@@ -124,7 +124,12 @@ fn blocks(c: &mut Criterion) {
             .collect();
         let shares = Shares::by_total(&totals);
         if m <= mmtree::core::MAX_PROBES {
-            for (name, shares) in [("plain", None), ("shares", Some(&shares))] {
+            // With sizes wanted (entropy): ranks from the plain kernel, part sizes from the
+            // counted one.
+            let runs = [("plain", None, false), ("shares", Some(&shares), false)]
+                .into_iter()
+                .chain([("plain_sizes", None, true), ("shares_sizes", Some(&shares), true)]);
+            for (name, shares, sizes) in runs {
                 group.bench_function(BenchmarkId::new("one_multiset_vs_60_pairwise", name), |b| {
                     b.iter(|| {
                         let mut acc = 0u32;
@@ -132,10 +137,10 @@ fn blocks(c: &mut Criterion) {
                             0..group_blocks.blocks(),
                             &probes,
                             shares,
-                            false,
+                            sizes,
                             Cut::Never,
                             |_, stats, _| {
-                                acc += u32::from(stats.largest[0]);
+                                acc += u32::from(stats.largest[0]) + u32::from(stats.xlogx_floor[0]);
                                 Some(Cut::Never)
                             },
                         );
