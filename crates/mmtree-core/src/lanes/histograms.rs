@@ -4,11 +4,10 @@
 use std::ops::Range;
 
 #[cfg(target_arch = "x86_64")]
-use super::pairwise::count_blacks;
+use super::pairwise::{count_blacks, VALUES};
 #[cfg(target_arch = "x86_64")]
 use super::probes::Equalities;
 use super::{CodeBlocks, Probe, ProbeSet, Shares, BLOCK};
-use crate::game::MAX_PEGS;
 use crate::scan::{xlogx, Cut};
 
 /// Fractions (in quarters) of the probes after which a block is tested against the cut.
@@ -122,7 +121,6 @@ impl CodeBlocks {
         hist: &mut [[u16; 256]; BLOCK],
     ) {
         use std::arch::x86_64::*;
-        const VALUES: usize = MAX_PEGS as usize + 1;
         let t = usize::from(total).min(VALUES - 1);
         let zero = _mm256_setzero_si256();
         let mut counts = [zero; VALUES];

@@ -476,7 +476,7 @@ impl CodeBlocks {
 
 /// Counters per number of blacks.
 #[cfg(target_arch = "x86_64")]
-const VALUES: usize = crate::game::MAX_PEGS as usize + 1;
+pub(super) const VALUES: usize = crate::game::MAX_PEGS as usize + 1;
 
 /// Most part sizes the counted kernel keeps: one per number of blacks of each total.
 #[cfg(target_arch = "x86_64")]
