@@ -63,5 +63,5 @@ pub use states::{
     state_graph, StateEdge, StateGraph, StateNode, StateOptions, StatesError, MAX_STATE_CODES, MAX_STATE_EDGES,
     MAX_STATE_NODES,
 };
-pub use symmetry::{canonical_codes, canonical_indices, first_guess_classes, Symmetry};
+pub use symmetry::{canonical_codes, canonical_indices, first_guess_classes, standard_image, Symmetry};
 pub use tree::{Edge, Node, NodeId, Stats, StrategyTree, Subtree, TreeShapeError};

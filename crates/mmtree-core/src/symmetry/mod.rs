@@ -19,13 +19,15 @@
 //! * [`canonical_codes`]: the codes whose free and absent colours come in canonical order,
 //!   enumerated directly (a pool cut down without testing every code);
 //! * [`Symmetry::canonical_set`]: one member of a candidate set's class, the same for every
-//!   member, to key tables by;
+//!   member, to key tables by; [`standard_image`]: one image of a set under the whole
+//!   group, the same for most members, cheap enough for every small set a search meets;
 //! * [`first_guess_classes`]: the classes before any guess.
 
 mod classes;
 mod sets;
 
 pub use classes::{canonical_codes, canonical_indices, first_guess_classes};
+pub use sets::standard_image;
 
 use crate::code::Code;
 use crate::game::{Game, MAX_COLOURS, MAX_PEGS};

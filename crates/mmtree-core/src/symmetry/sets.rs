@@ -60,6 +60,96 @@ impl Symmetry {
     }
 }
 
+/// An image of `set` under the game's whole group (every permutation of positions and of
+/// colours), picked by invariants, so that the images of one set often give the same one.
+///
+/// Positions are ranked by the counts of the colours in them (each colour known by its
+/// count in the set), colours by their count in the set and then by their counts at the
+/// positions (each position known by its rank key); ties are left in index order. Two sets
+/// with the same image are images of each other, so anything that depends on a set alone,
+/// such as its optimal cost, holds for both. Unlike [`Symmetry::canonical_set`], two images
+/// of one set may still differ when invariants tie, but the cost is a few passes over the
+/// set instead of one per permutation of positions, cheap enough to look up every small set
+/// a search meets. `image` receives the sorted indices.
+///
+/// ```
+/// use mmtree_core::{standard_image, Alphabet, CodeSpace, Game, GameSpec, MemoryLimit};
+/// let space = CodeSpace::new(Game::new(GameSpec::mastermind(4, 6))?, MemoryLimit(1 << 30))?;
+/// let abc = Alphabet::default();
+/// let set = |codes: &[&str]| -> Vec<_> {
+///     let mut set: Vec<_> = codes.iter().map(|s| space.index(&abc.parse(space.game(), s).unwrap()).unwrap()).collect();
+///     set.sort_unstable();
+///     set
+/// };
+/// let (mut a, mut b) = (Vec::new(), Vec::new());
+/// // The second set is the first with positions reversed and colours 1, 2, 3 -> 5, 6, 4.
+/// standard_image(&space, &set(&["1111", "1122", "1233"]), &mut a);
+/// standard_image(&space, &set(&["5555", "6655", "4465"]), &mut b);
+/// assert_eq!(a, b);
+/// // Not an image of the first: no image of it is this image.
+/// standard_image(&space, &set(&["1111", "1122", "1234"]), &mut b);
+/// assert_ne!(a, b);
+/// # Ok::<(), mmtree_core::GameError>(())
+/// ```
+pub fn standard_image(space: &CodeSpace, set: &[CodeIndex], image: &mut Vec<CodeIndex>) {
+    const PEGS: usize = MAX_PEGS as usize;
+    const COLOURS: usize = MAX_COLOURS as usize;
+    let (n, k) = (usize::from(space.game().n()), usize::from(space.game().k()));
+    let mix = |h: u64, v: u64| (h.rotate_left(5) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut counts = [[0u32; COLOURS]; PEGS];
+    let mut total = [0u32; COLOURS];
+    for &x in set {
+        for (at, &c) in counts.iter_mut().zip(space.code(x).pegs()) {
+            at[usize::from(c)] += 1;
+            total[usize::from(c)] += 1;
+        }
+    }
+    // A position's key: the sorted (count in the set, count here) of its colours.
+    let mut position_key = [0u64; PEGS];
+    let mut pairs = [0u64; COLOURS];
+    for (key, at) in position_key.iter_mut().zip(&counts).take(n) {
+        let mut len = 0;
+        for (c, &here) in at[..k].iter().enumerate().filter(|&(_, &here)| here > 0) {
+            pairs[len] = u64::from(total[c]) << 32 | u64::from(here);
+            len += 1;
+        }
+        pairs[..len].sort_unstable();
+        *key = pairs[..len].iter().fold(0, |h, &v| mix(h, v));
+    }
+    // A colour's key: its count, then the sorted (position key, count there) of its positions.
+    let mut colour_key = [(0u32, 0u64); COLOURS];
+    let mut places = [(0u64, 0u32); PEGS];
+    for (c, key) in colour_key.iter_mut().enumerate().take(k).filter(|&(c, _)| total[c] > 0) {
+        let mut len = 0;
+        for (at, &pk) in counts.iter().zip(&position_key).take(n).filter(|(at, _)| at[c] > 0) {
+            places[len] = (pk, at[c]);
+            len += 1;
+        }
+        places[..len].sort_unstable();
+        *key = (u32::MAX - total[c], places[..len].iter().fold(0, |h, &(p, v)| mix(mix(h, p), u64::from(v))));
+    }
+    let mut positions: [usize; PEGS] = std::array::from_fn(|i| i);
+    positions[..n].sort_unstable_by_key(|&i| (position_key[i], i));
+    let mut colours: [usize; COLOURS] = std::array::from_fn(|c| c);
+    colours[..k].sort_unstable_by_key(|&c| (colour_key[c], c));
+    let mut map = [0u8; COLOURS];
+    for (to, &from) in colours[..k].iter().enumerate() {
+        map[from] = to as u8;
+    }
+    image.clear();
+    image.extend(set.iter().map(|&x| {
+        let code = space.code(x);
+        let pegs = code.pegs();
+        let mut y = [0u8; PEGS];
+        for (slot, &from) in y.iter_mut().zip(&positions[..n]) {
+            *slot = map[usize::from(pegs[from])];
+        }
+        let y = Code::from_colours(&y[..n]).expect("a recoloured code");
+        space.index(&y).expect("an image of a code is a code")
+    }));
+    image.sort_unstable();
+}
+
 /// Calls `visit` with every canonical relabelling of the colours of `free` in `codes` (see the
 /// module documentation).
 fn relabel_free(codes: &[Code], free: u64, k: u8, visit: &mut impl FnMut(&[Code])) {
@@ -231,6 +321,56 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The standard image of a set is one of its images under the whole group (checked
+    /// against the group listed by its definition), and images of a set often share it.
+    #[test]
+    fn the_standard_image_is_an_image() {
+        for spec in [GameSpec::mastermind(3, 4), GameSpec::mastermind(4, 3), GameSpec::bulls_and_cows(3, 5)] {
+            let game = Game::new(spec).unwrap();
+            let space = CodeSpace::new(game, MemoryLimit(1 << 30)).unwrap();
+            let (n, k) = (game.n(), game.k());
+            let codes = space.all_indices();
+            let mut group = Vec::new();
+            let mut sigmas = Vec::new();
+            permutations(&mut (0..n).collect(), 0, &mut |s| sigmas.push(s.to_vec()));
+            permutations(&mut (0..k).collect(), 0, &mut |p| {
+                group.extend(sigmas.iter().map(|s| (s.clone(), p.to_vec())))
+            });
+            let mut sets: Vec<Vec<CodeIndex>> = Vec::new();
+            for g in codes.iter().step_by(5) {
+                for part in parts(&space, *g, &codes) {
+                    sets.extend(parts(&space, codes[codes.len() / 3], &part));
+                    sets.push(part);
+                }
+            }
+            sets.push(codes.clone());
+            let (mut shared, mut images_seen) = (0, 0);
+            let mut standard = Vec::new();
+            for set in &sets {
+                let images: Vec<Vec<CodeIndex>> = group
+                    .iter()
+                    .map(|(s, p)| {
+                        let mut image: Vec<CodeIndex> =
+                            set.iter().map(|&x| space.index(&apply(s, p, &space.code(x))).unwrap()).collect();
+                        image.sort_unstable();
+                        image
+                    })
+                    .collect();
+                standard_image(&space, set, &mut standard);
+                assert!(images.contains(&standard), "{spec:?}: {standard:?} is not an image of {set:?}");
+                let own = standard.clone();
+                for image in images.iter().step_by(5) {
+                    standard_image(&space, image, &mut standard);
+                    images_seen += 1;
+                    shared += usize::from(standard == own);
+                }
+            }
+            // Ties left in index order make some images differ (a third of the time without
+            // repeated colours, which tie more); a floor against keys that see nothing.
+            assert!(4 * shared >= images_seen, "{spec:?}: {shared} of {images_seen} images share the standard one");
         }
     }
 }

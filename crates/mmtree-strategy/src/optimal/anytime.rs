@@ -26,7 +26,7 @@ use mmtree_core::{CodeIndex, StrategyTree, Subtree};
 
 use super::bounds::Small;
 use super::guesses::Scanned;
-use super::table::Entry;
+use super::table::{Cost, Entry};
 use super::{Objective, OptimalError, OptimalSearch, INFINITE, UNLIMITED};
 use crate::{GuessRule, Solver, Valuation};
 
@@ -318,15 +318,14 @@ impl OptimalSearch<'_> {
             let refined: u64 = set.len() as u64 + parts.par_iter().map(|p| self.scanned_lower(p, &after)).sum::<u64>();
             best = best.min(refined);
         }
-        let root = match self.lookup(set, UNLIMITED) {
-            Some(Entry::Exact(cost, _)) => u64::from(cost),
-            Some(Entry::Lower(lb)) => u64::from(lb),
+        let root = match self.known_cost(set, UNLIMITED) {
+            Some(Cost::Exact(cost) | Cost::Lower(cost)) => u64::from(cost),
             None => 0,
         };
         best.max(root).max(u64::from(self.bounds.bound(set.len(), UNLIMITED)))
     }
 
-    /// A lower bound of a part's optimum from closed forms, the table and perfect trees.
+    /// A lower bound of a part's optimum from closed forms, the tables and perfect trees.
     fn known_lower(&self, part: &[CodeIndex]) -> u64 {
         match part.len() {
             0 => return 0,
@@ -335,9 +334,9 @@ impl OptimalSearch<'_> {
             _ => {}
         }
         let bound = self.bounds.bound(part.len(), UNLIMITED);
-        u64::from(match self.lookup(part, UNLIMITED) {
-            Some(Entry::Exact(cost, _)) => cost,
-            Some(Entry::Lower(lb)) => lb.max(bound),
+        u64::from(match self.known_cost(part, UNLIMITED) {
+            Some(Cost::Exact(cost)) => cost,
+            Some(Cost::Lower(lb)) => lb.max(bound),
             None => bound,
         })
     }

@@ -29,7 +29,12 @@
 //!   largest first), which proves impossibility far sooner than minimising totals.
 //! * `table`: the **transposition table**, keyed by the candidate set and depth limit,
 //!   holding exact costs with their best guess, or lower bounds proven by failed searches and
-//!   scans.
+//!   scans; beside it the **table of classes**, keyed by a set's standard image under every
+//!   permutation of positions and colours ([`mmtree_core::standard_image`]), holding the same
+//!   costs without guesses. A set about to be scanned first asks its class, so a set whose
+//!   image was solved (under another history, where the first table cannot see it) costs
+//!   nothing; a tree node solved that way alone is solved again when the tree is built, for
+//!   its own guess.
 //! * `parallel`: **rayon** over the guesses of large nodes near the root, with a shared best
 //!   so that the result (cost and guess: the first in the search order) does not depend on
 //!   threads, and over the parts of a guess while no total can reach the limit (exact
@@ -60,6 +65,8 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+#[cfg(doc)]
+use mmtree_core::standard_image;
 use mmtree_core::{CodeSpace, StrategyTree};
 
 use crate::rule::Pool;
@@ -67,7 +74,7 @@ pub use anytime::{Bracket, PartBracket};
 use bounds::Bounds;
 pub use checkpoint::{Checkpoint, CheckpointEntry};
 use guesses::PoolCache;
-use table::{Entry, SetTable};
+use table::{Cost, Entry, SetTable};
 
 /// "No depth limit" in the search's depth arithmetic.
 const UNLIMITED: u8 = u8::MAX;
@@ -114,8 +121,9 @@ pub struct OptimalConfig {
     pub node_limit: Option<u64>,
     /// Stop once this much time has passed since the search started.
     pub time_limit: Option<Duration>,
-    /// Most bytes the transposition table (and apart from it, the table of depth-limit
-    /// answers) may take; over it, the smallest sets are forgotten first.
+    /// Most bytes the transposition table and its table of classes may take together (and
+    /// apart from them, the table of depth-limit answers); over it, the smallest sets are
+    /// forgotten first.
     pub table_memory: u64,
 }
 
@@ -206,6 +214,9 @@ pub struct OptimalSearch<'s> {
     /// Symmetry-reduced pools already computed.
     pools: Mutex<PoolCache>,
     table: SetTable<Entry>,
+    /// What is known of small sets, keyed by their [`standard_image`]: shared by every set
+    /// with the same image.
+    classes: SetTable<Cost>,
     stop: Option<&'s AtomicBool>,
     progress: Option<&'s (dyn Fn(u64) + Sync)>,
     /// When the time limit runs out (set when the search starts).
@@ -225,7 +236,9 @@ impl<'s> OptimalSearch<'s> {
             space,
             config,
             bounds: Bounds::new(space),
-            table: SetTable::new(config.table_memory),
+            // The cap is shared by the sets and their classes.
+            table: SetTable::new(config.table_memory / 2),
+            classes: SetTable::new(config.table_memory / 2),
             feasible: SetTable::new(config.table_memory),
             pools: Mutex::new((HashMap::new(), 0)),
             stop: None,
@@ -257,8 +270,8 @@ impl<'s> OptimalSearch<'s> {
             nodes: self.nodes.load(Ordering::Relaxed),
             cutoffs: self.cutoffs.load(Ordering::Relaxed),
             table_hits: self.hits.load(Ordering::Relaxed),
-            table_entries: (self.table.len() + self.feasible.len()) as u64,
-            table_evictions: self.table.evicted() + self.feasible.evicted(),
+            table_entries: (self.table.len() + self.feasible.len() + self.classes.len()) as u64,
+            table_evictions: self.table.evicted() + self.feasible.evicted() + self.classes.evicted(),
         }
     }
 

@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 
-use mmtree_core::{CodeIndex, Cut, Detail, Fold, Guesses, Partition, Scan, MAX_FEEDBACKS};
+use mmtree_core::{standard_image, CodeIndex, Cut, Detail, Fold, Guesses, Partition, Scan, MAX_FEEDBACKS};
 
 use super::bounds::Small;
 use super::guesses::{Order, Scanned};
-use super::table::{mix, Entry, HashedMap};
+use super::table::{mix, Cost, Entry, HashedMap};
 use super::{OptimalSearch, Stopped, INFINITE, UNLIMITED};
 
 /// Nodes up to this depth with at least `PARALLEL_MIN` candidates try guesses in parallel.
@@ -31,6 +31,8 @@ pub(super) enum Prep {
 pub(super) struct Expansion {
     guesses: Order,
     pub(super) node_bound: u32,
+    /// The set's [`standard_image`], which keys its class.
+    class: Vec<CodeIndex>,
 }
 
 impl OptimalSearch<'_> {
@@ -38,11 +40,31 @@ impl OptimalSearch<'_> {
         self.table.get(set, depth)
     }
 
+    /// What the table, or failing it the set's class, knows of the cost of `set`.
+    pub(super) fn known_cost(&self, set: &[CodeIndex], depth: u8) -> Option<Cost> {
+        self.lookup(set, depth).map(Cost::from).or_else(|| {
+            let mut class = Vec::with_capacity(set.len());
+            standard_image(self.space, set, &mut class);
+            self.classes.get(&class, depth)
+        })
+    }
+
     pub(super) fn store(&self, set: &[CodeIndex], depth: u8, entry: Entry) {
         self.table.update(set, depth, |old| match (old, entry) {
             (Some(Entry::Exact(..)), _) => None,
             (Some(Entry::Lower(old)), Entry::Lower(new)) if old >= new => None,
             _ => Some(entry),
+        });
+    }
+
+    /// [`Self::store`], and the cost for the set's class (keyed by its image).
+    fn store_with_class(&self, set: &[CodeIndex], class: &[CodeIndex], depth: u8, entry: Entry) {
+        self.store(set, depth, entry);
+        let cost = Cost::from(entry);
+        self.classes.update(class, depth, |old| match (old, cost) {
+            (Some(Cost::Exact(_)), _) => None,
+            (Some(Cost::Lower(old)), Cost::Lower(new)) if old >= new => None,
+            _ => Some(cost),
         });
     }
 
@@ -55,15 +77,26 @@ impl OptimalSearch<'_> {
         depth: u8,
         history: &[CodeIndex],
     ) -> Result<Option<u32>, Stopped> {
-        match self.prepare(set, budget, depth, history, None)? {
+        match self.prepare(set, budget, depth, history, None, true)? {
             Prep::Done(result) => Ok(result),
             Prep::Expand(x) => self.expand(set, budget, depth, history, x),
         }
     }
 
+    /// The least cost of `set` within `depth`, with its best guess in the table: as
+    /// [`Self::solve`] with no budget, but never answered by the set's class alone (whose
+    /// cost comes without this set's guess).
+    pub(super) fn solve_with_guess(&self, set: &[CodeIndex], depth: u8, history: &[CodeIndex]) -> Result<(), Stopped> {
+        if let Prep::Expand(x) = self.prepare(set, INFINITE, depth, history, None, false)? {
+            self.expand(set, INFINITE, depth, history, x)?;
+        }
+        Ok(())
+    }
+
     /// Everything short of trying guesses: closed forms, the table, small sets, and the scan
     /// of the pool, whose least bound is a lower bound of the set. `small`: the set's
-    /// [`Small::Lower`] bound when the caller has already computed it.
+    /// [`Small::Lower`] bound when the caller has already computed it; `by_class`: whether
+    /// the set's class may answer for it.
     pub(super) fn prepare(
         &self,
         set: &[CodeIndex],
@@ -71,6 +104,7 @@ impl OptimalSearch<'_> {
         depth: u8,
         history: &[CodeIndex],
         small: Option<u32>,
+        by_class: bool,
     ) -> Result<Prep, Stopped> {
         let m = set.len();
         let found = |cost: u32| Prep::Done(if cost < budget { Some(cost) } else { None });
@@ -115,24 +149,42 @@ impl OptimalSearch<'_> {
             self.store(set, depth, Entry::Lower(node_bound));
             return Ok(Prep::Done(None));
         }
+        // What an image of the set proved, before its pool is scanned.
+        let mut class = Vec::with_capacity(set.len());
+        standard_image(self.space, set, &mut class);
+        if by_class {
+            match self.classes.get(&class, depth) {
+                Some(Cost::Exact(cost)) => {
+                    self.hits.fetch_add(1, Ordering::Relaxed);
+                    return Ok(found(cost));
+                }
+                Some(Cost::Lower(lb)) if lb >= budget => {
+                    self.hits.fetch_add(1, Ordering::Relaxed);
+                    self.store(set, depth, Entry::Lower(lb));
+                    return Ok(Prep::Done(None));
+                }
+                Some(Cost::Lower(lb)) => node_bound = node_bound.max(lb),
+                None => {}
+            }
+        }
         let nodes = self.nodes.fetch_add(1, Ordering::Relaxed) + 1;
         self.check_stop(nodes)?;
 
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
         match self.ordered_guesses(set, budget, known, child_depth, history) {
             Scanned::Shortcut(cost, guess) => {
-                self.store(set, depth, Entry::Exact(cost, guess));
+                self.store_with_class(set, &class, depth, Entry::Exact(cost, guess));
                 Ok(Prep::Done(Some(cost)))
             }
             Scanned::Guesses(guesses, least) => {
                 node_bound = node_bound.max(least);
                 if guesses.len() == 0 {
                     self.cutoffs.fetch_add(1, Ordering::Relaxed);
-                    self.store(set, depth, Entry::Lower(node_bound.max(budget)));
+                    self.store_with_class(set, &class, depth, Entry::Lower(node_bound.max(budget)));
                     return Ok(Prep::Done(None));
                 }
-                self.store(set, depth, Entry::Lower(node_bound));
-                Ok(Prep::Expand(Expansion { guesses, node_bound }))
+                self.store_with_class(set, &class, depth, Entry::Lower(node_bound));
+                Ok(Prep::Expand(Expansion { guesses, node_bound, class }))
             }
         }
     }
@@ -151,22 +203,22 @@ impl OptimalSearch<'_> {
             return Ok(None);
         }
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
-        let guesses = x.guesses;
+        let guesses = &x.guesses;
         let parallel =
             self.parallel && history.len() < PARALLEL_DEPTH && set.len() >= PARALLEL_MIN && guesses.len() > 1;
         let best = if parallel {
             let listed: Vec<_> = guesses.iter().collect();
             self.best_parallel(set, &listed, budget, child_depth, history)?
         } else {
-            self.best_serial(set, &guesses, budget, child_depth, history)?
+            self.best_serial(set, guesses, budget, child_depth, history)?
         };
         match best {
             Some((cost, guess)) => {
-                self.store(set, depth, Entry::Exact(cost, guess));
+                self.store_with_class(set, &x.class, depth, Entry::Exact(cost, guess));
                 Ok(Some(cost))
             }
             None => {
-                self.store(set, depth, Entry::Lower(budget.max(x.node_bound)));
+                self.store_with_class(set, &x.class, depth, Entry::Lower(budget.max(x.node_bound)));
                 Ok(None)
             }
         }
@@ -327,7 +379,7 @@ impl OptimalSearch<'_> {
                 continue;
             }
             let child_budget = limit - (running - *part_bound);
-            match self.prepare(part, child_budget, child_depth, &history, small)? {
+            match self.prepare(part, child_budget, child_depth, &history, small, true)? {
                 Prep::Done(None) => return cut(),
                 Prep::Done(Some(cost)) => {
                     running = running - *part_bound + cost;

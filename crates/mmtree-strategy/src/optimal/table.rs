@@ -28,6 +28,25 @@ pub(super) enum Entry {
     Lower(u32),
 }
 
+/// What the table of classes knows of a set and of every image of it: an [`Entry`] without
+/// its guess (a guess good for one image is not one for another).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Cost {
+    /// The optimum.
+    Exact(u32),
+    /// The optimum is at least this.
+    Lower(u32),
+}
+
+impl From<Entry> for Cost {
+    fn from(entry: Entry) -> Cost {
+        match entry {
+            Entry::Exact(cost, _) => Cost::Exact(cost),
+            Entry::Lower(lb) => Cost::Lower(lb),
+        }
+    }
+}
+
 /// Passes a precomputed hash through.
 #[derive(Default)]
 pub(super) struct PassThrough(u64);

@@ -6,7 +6,7 @@ use mmtree_core::{CodeIndex, FeedbackIndex, Subtree};
 
 use super::bounds::Small;
 use super::table::Entry;
-use super::{OptimalSearch, Stopped, INFINITE, UNLIMITED};
+use super::{OptimalSearch, Stopped, UNLIMITED};
 
 /// Sets with at least this many codes build their children in parallel.
 const PARALLEL_CHILDREN: usize = 64;
@@ -23,8 +23,9 @@ impl OptimalSearch<'_> {
             let entry = match self.lookup(&set, depth) {
                 Some(e @ Entry::Exact(..)) => e,
                 _ => {
-                    // Not kept (e.g. resumed from a checkpoint of larger sets only): re-solve.
-                    self.solve(&set, INFINITE, depth, history)?;
+                    // Not kept (e.g. resumed from a checkpoint of larger sets only, or solved
+                    // by its class alone): re-solve.
+                    self.solve_with_guess(&set, depth, history)?;
                     self.lookup(&set, depth).expect("BUG: a solved set is in the table")
                 }
             };
