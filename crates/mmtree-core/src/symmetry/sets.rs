@@ -274,6 +274,19 @@ mod tests {
         space.split(guess, set).into_iter().map(|(_, p)| p).collect()
     }
 
+    /// The images of `set` (sorted) under each `(sigma, pi)` of `group`.
+    fn images(space: &CodeSpace, group: &[(Vec<u8>, Vec<u8>)], set: &[CodeIndex]) -> Vec<Vec<CodeIndex>> {
+        group
+            .iter()
+            .map(|(s, p)| {
+                let mut image: Vec<CodeIndex> =
+                    set.iter().map(|&x| space.index(&apply(s, p, &space.code(x))).unwrap()).collect();
+                image.sort_unstable();
+                image
+            })
+            .collect()
+    }
+
     #[test]
     fn every_image_of_a_set_has_the_same_form() {
         for spec in [GameSpec::mastermind(3, 4), GameSpec::mastermind(2, 5), GameSpec::bulls_and_cows(3, 5)] {
@@ -305,15 +318,7 @@ mod tests {
                 sets.push(codes.iter().step_by(3).copied().take(6).collect());
                 sets.push(vec![codes[1], codes[codes.len() / 2]]);
                 for set in &sets {
-                    let images: Vec<Vec<CodeIndex>> = group
-                        .iter()
-                        .map(|(s, p)| {
-                            let mut image: Vec<CodeIndex> =
-                                set.iter().map(|&x| space.index(&apply(s, p, &space.code(x))).unwrap()).collect();
-                            image.sort_unstable();
-                            image
-                        })
-                        .collect();
+                    let images = images(&space, &group, set);
                     let form = symmetry.canonical_set(&space, set);
                     assert!(images.contains(&form), "{spec:?} {history:?}: {form:?} is not an image of {set:?}");
                     for image in images.iter().step_by(7) {
@@ -350,15 +355,7 @@ mod tests {
             let (mut shared, mut images_seen) = (0, 0);
             let mut standard = Vec::new();
             for set in &sets {
-                let images: Vec<Vec<CodeIndex>> = group
-                    .iter()
-                    .map(|(s, p)| {
-                        let mut image: Vec<CodeIndex> =
-                            set.iter().map(|&x| space.index(&apply(s, p, &space.code(x))).unwrap()).collect();
-                        image.sort_unstable();
-                        image
-                    })
-                    .collect();
+                let images = images(&space, &group, set);
                 standard_image(&space, set, &mut standard);
                 assert!(images.contains(&standard), "{spec:?}: {standard:?} is not an image of {set:?}");
                 let own = standard.clone();
