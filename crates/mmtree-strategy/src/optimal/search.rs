@@ -23,6 +23,9 @@ const PARALLEL_MIN: usize = 24;
 pub(super) enum Prep {
     /// The answer of `solve`.
     Done(Option<u32>),
+    /// The optimum, below the budget, with the guess that reaches it (from the table or a
+    /// shortcut).
+    Solved(u32, CodeIndex),
     /// The set needs its guesses tried.
     Expand(Expansion),
 }
@@ -79,18 +82,26 @@ impl OptimalSearch<'_> {
     ) -> Result<Option<u32>, Stopped> {
         match self.prepare(set, budget, depth, history, None, true)? {
             Prep::Done(result) => Ok(result),
+            Prep::Solved(cost, _) => Ok(Some(cost)),
             Prep::Expand(x) => self.expand(set, budget, depth, history, x),
         }
     }
 
-    /// The least cost of `set` within `depth`, with its best guess in the table: as
-    /// [`Self::solve`] with no budget, but never answered by the set's class alone (whose
-    /// cost comes without this set's guess).
-    pub(super) fn solve_with_guess(&self, set: &[CodeIndex], depth: u8, history: &[CodeIndex]) -> Result<(), Stopped> {
-        if let Prep::Expand(x) = self.prepare(set, INFINITE, depth, history, None, false)? {
-            self.expand(set, INFINITE, depth, history, x)?;
+    /// The least cost of `set` within `depth` with its best guess: as [`Self::solve`] with no
+    /// budget, but never answered by the set's class alone (whose cost comes without this
+    /// set's guess), and returned, not only left in a table that may forget it. `None` for
+    /// sets answered in closed form (at most 2 codes, or by their own candidates).
+    pub(super) fn solve_with_guess(
+        &self,
+        set: &[CodeIndex],
+        depth: u8,
+        history: &[CodeIndex],
+    ) -> Result<Option<(u32, CodeIndex)>, Stopped> {
+        match self.prepare(set, INFINITE, depth, history, None, false)? {
+            Prep::Done(_) => Ok(None),
+            Prep::Solved(cost, guess) => Ok(Some((cost, guess))),
+            Prep::Expand(x) => self.expand_with_guess(set, INFINITE, depth, history, x),
         }
-        Ok(())
     }
 
     /// Everything short of trying guesses: closed forms, the table, small sets, and the scan
@@ -122,9 +133,9 @@ impl OptimalSearch<'_> {
         }
         let mut node_bound = known;
         match self.lookup(set, depth) {
-            Some(Entry::Exact(cost, _)) => {
+            Some(Entry::Exact(cost, guess)) => {
                 self.hits.fetch_add(1, Ordering::Relaxed);
-                return Ok(found(cost));
+                return Ok(if cost < budget { Prep::Solved(cost, guess) } else { Prep::Done(None) });
             }
             Some(Entry::Lower(lb)) => {
                 if lb >= budget {
@@ -174,7 +185,7 @@ impl OptimalSearch<'_> {
         match self.ordered_guesses(set, budget, known, child_depth, history) {
             Scanned::Shortcut(cost, guess) => {
                 self.store_with_class(set, &class, depth, Entry::Exact(cost, guess));
-                Ok(Prep::Done(Some(cost)))
+                Ok(Prep::Solved(cost, guess))
             }
             Scanned::Guesses(guesses, least) => {
                 node_bound = node_bound.max(least);
@@ -199,6 +210,18 @@ impl OptimalSearch<'_> {
         history: &[CodeIndex],
         x: Expansion,
     ) -> Result<Option<u32>, Stopped> {
+        Ok(self.expand_with_guess(set, budget, depth, history, x)?.map(|(cost, _)| cost))
+    }
+
+    /// [`Self::expand`], with the best guess.
+    fn expand_with_guess(
+        &self,
+        set: &[CodeIndex],
+        budget: u32,
+        depth: u8,
+        history: &[CodeIndex],
+        x: Expansion,
+    ) -> Result<Option<(u32, CodeIndex)>, Stopped> {
         if x.node_bound >= budget {
             return Ok(None);
         }
@@ -215,7 +238,7 @@ impl OptimalSearch<'_> {
         match best {
             Some((cost, guess)) => {
                 self.store_with_class(set, &x.class, depth, Entry::Exact(cost, guess));
-                Ok(Some(cost))
+                Ok(Some((cost, guess)))
             }
             None => {
                 self.store_with_class(set, &x.class, depth, Entry::Lower(budget.max(x.node_bound)));
@@ -381,7 +404,7 @@ impl OptimalSearch<'_> {
             let child_budget = limit - (running - *part_bound);
             match self.prepare(part, child_budget, child_depth, &history, small, true)? {
                 Prep::Done(None) => return cut(),
-                Prep::Done(Some(cost)) => {
+                Prep::Done(Some(cost)) | Prep::Solved(cost, _) => {
                     running = running - *part_bound + cost;
                     (*part_bound, *exact) = (cost, true);
                     prepared.push(None);

@@ -20,18 +20,13 @@ impl OptimalSearch<'_> {
         } else if let Small::Exact(_, g) = self.bounds.small_set(self.space, self.config.pool, &set, depth) {
             g
         } else {
-            let entry = match self.lookup(&set, depth) {
-                Some(e @ Entry::Exact(..)) => e,
+            match self.lookup(&set, depth) {
+                Some(Entry::Exact(_, g)) => g,
+                // Not kept (forgotten under the memory cap, resumed from a checkpoint of larger
+                // sets only, or solved by its class alone): solved again, for its own guess.
                 _ => {
-                    // Not kept (e.g. resumed from a checkpoint of larger sets only, or solved
-                    // by its class alone): re-solve.
-                    self.solve_with_guess(&set, depth, history)?;
-                    self.lookup(&set, depth).expect("BUG: a solved set is in the table")
+                    self.solve_with_guess(&set, depth, history)?.expect("BUG: a feasible subtree without a strategy").1
                 }
-            };
-            match entry {
-                Entry::Exact(_, g) => g,
-                Entry::Lower(_) => unreachable!("BUG: a feasible subtree without an exact entry"),
             }
         };
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
