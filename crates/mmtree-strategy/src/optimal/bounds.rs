@@ -41,6 +41,8 @@ pub(super) struct Bounds {
 struct Narrow {
     lower: Vec<u32>,
     outside: Vec<u32>,
+    /// As [`Bounds::linear`].
+    linear: usize,
 }
 
 /// What a small set's candidates prove.
@@ -58,7 +60,7 @@ impl Bounds {
         let branching = (space.scheme().len() as u64).saturating_sub(1).max(1);
         let lower = perfect_bounds(space.len(), branching);
         let outside = outside_bounds(&lower, branching);
-        let linear = (1..lower.len()).take_while(|&c| lower[c] as usize == 2 * c - 1).last().unwrap_or(0);
+        let linear = linear_end(&lower);
         let capacities = (0..UNLIMITED)
             .map(|d| {
                 let (mut cap, mut level) = (0u64, 1u64);
@@ -75,7 +77,8 @@ impl Bounds {
                 Some(most) if (most as u64) < branching => {
                     let lower = perfect_bounds(space.len(), most as u64);
                     let outside = outside_bounds(&lower, most as u64);
-                    narrow.push(Narrow { lower, outside });
+                    let linear = linear_end(&lower);
+                    narrow.push(Narrow { lower, outside, linear });
                 }
                 _ => break,
             }
@@ -160,7 +163,13 @@ impl Bounds {
             return Small::Unknown;
         }
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
-        let (lower, outside) = self.narrow_of(set).map_or((&self.lower, &self.outside), |n| (&n.lower, &n.outside));
+        let narrow = self.narrow_of(set);
+        let (lower, outside) = narrow.map_or((&self.lower, &self.outside), |n| (&n.lower, &n.outside));
+        // No part of a candidate's partition has more than `m - 1` codes: up to `linear`
+        // (under both bounds) each costs `2c - 1`, so a row's cost is `m + 2 (m - 1) - parts`
+        // and no part's size is looked up.
+        let linear = narrow.map_or(self.linear, |n| n.linear);
+        let flat = (m - 1 <= linear).then_some(3 * m as u32 - 2);
         let other = |outside: &[u32]| if pool == Pool::All { (m as u32).saturating_add(outside[m]) } else { INFINITE };
         let [mut sharp, mut plain] = [other(outside), other(&self.outside)];
         let cap = self.capacity(child_depth);
@@ -183,10 +192,22 @@ impl Bounds {
             for (row, &guess) in counts.chunks_exact(f).zip(set) {
                 // `lower[0] = 0`, so empty parts add nothing.
                 let (mut largest, mut cost, mut cost_plain) = (0, m as u32, m as u32);
-                for &c in row {
-                    largest = largest.max(c);
-                    cost += lower[c as usize];
-                    cost_plain += self.lower[c as usize];
+                match flat {
+                    Some(flat) => {
+                        let mut parts = 0u32;
+                        for &c in row {
+                            largest = largest.max(c);
+                            parts += u32::from(c != 0);
+                        }
+                        (cost, cost_plain) = (flat - parts, flat - parts);
+                    }
+                    None => {
+                        for &c in row {
+                            largest = largest.max(c);
+                            cost += lower[c as usize];
+                            cost_plain += self.lower[c as usize];
+                        }
+                    }
                 }
                 if u64::from(largest) > cap {
                     // A part past the depth's capacity makes the guess infeasible.
@@ -211,6 +232,11 @@ impl Bounds {
             None => Small::Lower(sharp),
         }
     }
+}
+
+/// Largest `c` with `lower[i] = 2i - 1` for every `1 <= i <= c`.
+fn linear_end(lower: &[u32]) -> usize {
+    (1..lower.len()).take_while(|&c| lower[c] as usize == 2 * c - 1).last().unwrap_or(0)
 }
 
 /// `outside[m]`: the least `sum lower[p_i]` over at most `b` parts `p_i` adding up to `m`.
