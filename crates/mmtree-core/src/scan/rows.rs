@@ -109,23 +109,22 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
         // Many increasing guesses (a third of the codes or more): the vectorised pass over every
         // code between the first and the last, skipping the others, beats gathering their columns.
         debug_assert!(list.windows(2).all(|w| w[0] < w[1]), "BUG: guesses said increasing are not");
-        let (first, end) = (list[0].get(), list[list.len() - 1].get() + 1);
+        let end = list[list.len() - 1].get() + 1;
         let mut next = 0;
-        let mut code = first;
-        while code < end {
+        while next < list.len() {
+            // Each block starts at the next guess, so gaps in the list are never scored.
+            let code = list[next].get();
             let len = MASK_BLOCK.min(end - code);
             let masks = &mut masks[..len];
             masks.fill(0);
             or_rows(&rows, code, masks);
-            for (j, &mask) in masks.iter().enumerate() {
-                if list[next].get() == code + j {
-                    if !visit(range.start + next, list[next], mask) {
-                        return false;
-                    }
-                    next += 1;
+            // The list's guesses in this block, read by offset: no test per code.
+            while let Some(&g) = list.get(next).filter(|g| g.get() < code + len) {
+                if !visit(range.start + next, g, masks[g.get() - code]) {
+                    return false;
                 }
+                next += 1;
             }
-            code += len;
         }
         return true;
     }

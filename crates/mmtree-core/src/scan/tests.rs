@@ -116,6 +116,8 @@ fn check(cut: Cut, stop: usize) {
             let pool = CodePool::new(&space, all.iter().copied().step_by(3).collect());
             let list: Vec<CodeIndex> = all.iter().rev().copied().step_by(2).collect();
             let increasing: Vec<CodeIndex> = all.iter().copied().skip(1).step_by(2).collect();
+            // Dense, with a gap wider than a block of feedback masks.
+            let gapped: Vec<CodeIndex> = all.iter().copied().filter(|c| !(100..620).contains(&c.get())).collect();
             for m in [1, 3, 30, 128, 300] {
                 let candidates: Vec<CodeIndex> =
                     all.iter().copied().skip(5).step_by((all.len() / m).max(1)).take(m).collect();
@@ -124,6 +126,7 @@ fn check(cut: Cut, stop: usize) {
                 let kinds = [
                     Guesses::List(&list),
                     Guesses::Increasing(&increasing),
+                    Guesses::Increasing(&gapped),
                     Guesses::Pool(&pool, false),
                     Guesses::Pool(&pool, true),
                 ];
