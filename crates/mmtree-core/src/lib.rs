@@ -56,7 +56,7 @@ pub use game::{FeedbackKind, Game, GameSpec, Variant, MAX_COLOURS, MAX_PEGS};
 pub use lanes::{CodeBlocks, LaneRows, LaneStats, Probe, ProbeSet, Shares, BLOCK, MAX_PROBES};
 pub use memory::{format_bytes, MemoryLimit, BYTES_PER_CODE};
 pub use printable::{printable, printable_char};
-pub use scan::{xlogx, CodePool, Cut, Detail, Fold, Guesses, Partition, Prepared, Scan};
+pub use scan::{xlogx, CodePool, Cut, Detail, Fold, Guesses, MaskRun, Partition, Prepared, Scan};
 pub use score::{score_reference, PackedCode};
 pub use space::{CodeSpace, Counts};
 pub use states::{

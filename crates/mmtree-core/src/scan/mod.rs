@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-pub use partition::{xlogx, Cut, Partition};
+pub use partition::{xlogx, Cut, MaskRun, Partition};
 
 use crate::code::CodeIndex;
 use crate::lanes::{CodeBlocks, Probe, ProbeSet, Shares, BLOCK, MAX_PROBES};
@@ -196,6 +196,14 @@ pub trait Fold: Send {
     /// Takes the partition of the next guess in scan order; `false` stops the scan (no
     /// later guess can matter).
     fn visit(&mut self, partition: &Partition<'_>) -> bool;
+
+    /// Takes the feedback masks of the next run of guesses in scan order (in scans for
+    /// [`Detail::Feedbacks`]); `false` stops the scan. A fold that reads the masks in bulk
+    /// does less per guess than the default, one [`Fold::visit`] each.
+    #[inline(always)]
+    fn visit_masks(&mut self, run: &MaskRun<'_>) -> bool {
+        (0..run.masks().len()).all(|j| self.visit(&run.partition(j)))
+    }
 
     /// Combines this fold with that of the chunk of guesses just after it.
     fn merge(self, later: Self) -> Self

@@ -43,6 +43,49 @@ impl Cut {
     }
 }
 
+/// The feedback masks of a run of consecutive guesses in a [`Detail::Feedbacks`] scan, for
+/// folds that read them in bulk ([`Fold::visit_masks`]): bit `f` of a mask is set when
+/// feedback `f` occurs.
+///
+/// [`Detail::Feedbacks`]: super::Detail::Feedbacks
+/// [`Fold::visit_masks`]: super::Fold::visit_masks
+pub struct MaskRun<'a> {
+    pub(super) position: usize,
+    pub(super) guesses: &'a [CodeIndex],
+    pub(super) masks: &'a [u32],
+    pub(super) space: &'a CodeSpace,
+    pub(super) candidates: &'a [CodeIndex],
+}
+
+impl<'a> MaskRun<'a> {
+    /// The position of the run's first guess in the scan's order of guesses.
+    #[inline(always)]
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// The run's guesses, in scan order.
+    #[inline(always)]
+    pub fn guesses(&self) -> &'a [CodeIndex] {
+        self.guesses
+    }
+
+    /// Each guess's mask of the feedbacks that occur, in the order of [`Self::guesses`].
+    #[inline(always)]
+    pub fn masks(&self) -> &'a [u32] {
+        self.masks
+    }
+
+    /// The partition by the run's `j`-th guess.
+    #[inline(always)]
+    pub fn partition(&self, j: usize) -> Partition<'a> {
+        let mask = self.masks[j];
+        let shape = Shape::Feedbacks { mask, parts: mask.count_ones() };
+        let (space, candidates) = (self.space, self.candidates);
+        Partition { position: self.position + j, guess: self.guesses[j], shape, space, candidates }
+    }
+}
+
 /// The partition of the candidates by one guess, as a scan found it: part sizes and the
 /// statistics callers value guesses by. What is at hand depends on the scan's
 /// [`Detail`](super::Detail); anything else is counted again on demand.

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::partition::{Partition, Shape};
+use super::partition::{MaskRun, Partition, Shape};
 use super::{Fold, Scan};
 use crate::code::CodeIndex;
 
@@ -90,26 +90,26 @@ unsafe fn masks_avx2<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) ->
 fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool {
     let (space, candidates) = (scan.space, scan.candidates);
     assert!(space.scheme().len() <= 32, "BUG: feedback masks need at most 32 feedbacks");
-    let mut visit = |i: usize, g: CodeIndex, mask: u32| {
-        // Counted here, where the processor's popcount is enabled.
-        let shape = Shape::Feedbacks { mask, parts: mask.count_ones() };
-        fold.visit(&Partition { position: i, guess: g, shape, space, candidates })
-    };
     if !space.has_table() {
         return range.into_iter().all(|i| {
             let g = scan.guesses.get(i);
             let mut mask = 0u32;
             space.for_each_feedback(g, candidates, |f| mask |= 1 << f);
-            visit(i, g, mask)
+            let shape = Shape::Feedbacks { mask, parts: mask.count_ones() };
+            fold.visit(&Partition { position: i, guess: g, shape, space, candidates })
         });
     }
     let rows = rows(scan);
     let mut masks = [0u32; MASK_BLOCK];
+    let mut run = |position: usize, guesses: &[CodeIndex], masks: &[u32]| {
+        fold.visit_masks(&MaskRun { position, guesses, masks, space, candidates })
+    };
     if let Some(list) = scan.guesses.increasing().map(|l| &l[range.clone()]).filter(|l| l.len() * 3 > space.len()) {
         // Many increasing guesses (a third of the codes or more): the vectorised pass over every
         // code between the first and the last, skipping the others, beats gathering their columns.
         debug_assert!(list.windows(2).all(|w| w[0] < w[1]), "BUG: guesses said increasing are not");
         let end = list[list.len() - 1].get() + 1;
+        let mut listed = [0u32; MASK_BLOCK];
         let mut next = 0;
         while next < list.len() {
             // Each block starts at the next guess, so gaps in the list are never scored.
@@ -118,12 +118,14 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
             let masks = &mut masks[..len];
             masks.fill(0);
             or_rows(&rows, code, masks);
-            // The list's guesses in this block, read by offset: no test per code.
+            // The list's guesses in this block, their masks gathered by offset.
+            let first = next;
             while let Some(&g) = list.get(next).filter(|g| g.get() < code + len) {
-                if !visit(range.start + next, g, masks[g.get() - code]) {
-                    return false;
-                }
+                listed[next - first] = masks[g.get() - code];
                 next += 1;
+            }
+            if !run(range.start + first, &list[first..next], &listed[..next - first]) {
+                return false;
             }
         }
         return true;
@@ -133,10 +135,10 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
         let len = MASK_BLOCK.min(range.end - start);
         let masks = &mut masks[..len];
         masks.fill(0);
+        let guesses = scan.guesses.slice(start..start + len);
         match scan.guesses.contiguous() {
             Some(first) => or_rows(&rows, first + start, masks),
             None => {
-                let guesses = scan.guesses.slice(start..start + len);
                 for row in &rows {
                     for (mask, g) in masks.iter_mut().zip(guesses.iter()) {
                         *mask |= 1 << row[g.get()];
@@ -144,10 +146,8 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
                 }
             }
         }
-        for (j, &mask) in masks.iter().enumerate() {
-            if !visit(start + j, scan.guesses.get(start + j), mask) {
-                return false;
-            }
+        if !run(start, &guesses, masks) {
+            return false;
         }
         start += len;
     }

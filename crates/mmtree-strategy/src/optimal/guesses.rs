@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use mmtree_core::{canonical_codes, CodeIndex, Cut, Detail, Fold, Guesses, Partition, Scan, Symmetry};
+use mmtree_core::{canonical_codes, CodeIndex, Cut, Detail, Fold, Guesses, MaskRun, Partition, Scan, Symmetry};
 
 use super::{lock, OptimalSearch, INFINITE};
 use crate::rule::Pool;
@@ -328,6 +328,39 @@ impl Fold for Small<'_, '_> {
         true
     }
 
+    #[inline(always)]
+    fn visit_masks(&mut self, run: &MaskRun) -> bool {
+        let b = &mut self.bounded;
+        let (m, win) = (b.m, b.win);
+        let (masks, guesses, position) = (run.masks(), run.guesses(), run.position());
+        // First every bound, branch-free so that it vectorises (`u32::MAX`: learns nothing);
+        // then only the guesses below the budget, usually few.
+        let mut bounds = [0u32; RUN_CHUNK];
+        for (c, masks) in masks.chunks(RUN_CHUNK).enumerate() {
+            let bounds = &mut bounds[..masks.len()];
+            for (bound, &mask) in bounds.iter_mut().zip(masks) {
+                *bound = mask_bound(mask, m, win);
+            }
+            b.least = b.least.min(bounds.iter().copied().min().unwrap_or(INFINITE));
+            for (j, &bound) in bounds.iter().enumerate() {
+                if bound >= b.budget {
+                    continue;
+                }
+                let j = c * RUN_CHUNK + j;
+                let in_set = (masks[j - c * RUN_CHUNK] >> win) & 1;
+                if bound + in_set == 2 * m && bound <= b.known {
+                    // Every part a single: the bound is the cost.
+                    b.shortcut = Some((bound, guesses[j]));
+                    return false;
+                }
+                let key = 2 * (bound - (2 * m - 1)) + 1 - in_set;
+                self.keys[position + j] = key as u8;
+                self.counts[key as usize] += 1;
+            }
+        }
+        true
+    }
+
     fn merge(mut self, later: Self) -> Self {
         for (key, &later) in self.keys.iter_mut().zip(&later.keys) {
             if later != SKIPPED {
@@ -339,6 +372,18 @@ impl Fold for Small<'_, '_> {
         }
         Small { bounded: self.bounded.merge(later.bounded), ..self }
     }
+}
+
+/// Guesses whose bounds [`Small`] and [`Sift`] compute together from their masks.
+const RUN_CHUNK: usize = 64;
+
+/// `3m - parts - [guess in set]` from a guess's feedback mask, or `u32::MAX` if the guess
+/// learns nothing (one part, not a candidate); branch-free.
+#[inline(always)]
+fn mask_bound(mask: u32, m: u32, win: usize) -> u32 {
+    let (parts, in_set) = (mask.count_ones(), (mask >> win) & 1);
+    let useless = u32::from(parts + in_set < 2);
+    (3 * m - parts - in_set) | useless.wrapping_neg()
 }
 
 /// The guesses whose floor `3m - parts - [guess in set]` is below the budget.
@@ -357,6 +402,26 @@ impl Fold for Sift<'_, '_> {
             self.0.least = self.0.least.min(floor);
         } else {
             self.0.kept.push(p.guess());
+        }
+        true
+    }
+
+    #[inline(always)]
+    fn visit_masks(&mut self, run: &MaskRun) -> bool {
+        let b = &mut self.0;
+        let (m, win, budget) = (b.m, b.win, b.budget);
+        let mut floors = [0u32; RUN_CHUNK];
+        for (masks, guesses) in run.masks().chunks(RUN_CHUNK).zip(run.guesses().chunks(RUN_CHUNK)) {
+            let floors = &mut floors[..masks.len()];
+            let mut least = INFINITE;
+            for (floor, &mask) in floors.iter_mut().zip(masks) {
+                *floor = mask_bound(mask, m, win);
+                if *floor >= budget {
+                    least = least.min(*floor);
+                }
+            }
+            b.least = b.least.min(least);
+            b.kept.extend(floors.iter().zip(guesses).filter(|&(&f, _)| f < budget).map(|(_, &g)| g));
         }
         true
     }
