@@ -16,6 +16,9 @@ thread_local! {
     static COUNTS: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Most codes of a set whose [`Bounds::small_set`] rows are kept as feedback masks.
+const FLAT_MAX: usize = 64;
+
 /// The perfect-tree bounds of one game.
 pub(super) struct Bounds {
     /// Non-winning feedbacks.
@@ -175,6 +178,58 @@ impl Bounds {
         let cap = self.capacity(child_depth);
         let f = space.scheme().len();
         let mut exact: Option<(u32, CodeIndex)> = None;
+        if let Some(flat) = flat.filter(|_| cap >= m as u64 && f <= 64 && m <= FLAT_MAX) {
+            // Every part fits the depth and costs `2c - 1`: a row needs only its parts and
+            // whether some part has 3 codes or more, kept as masks of the feedbacks seen
+            // once, twice and three times or more (no counters to clear or read back).
+            let mut seen = [[0u64; 3]; FLAT_MAX];
+            let add = |row: &mut [u64; 3], bit: u64| {
+                row[2] |= row[1] & bit;
+                row[1] |= row[0] & bit;
+                row[0] |= bit;
+            };
+            for (i, &a) in set.iter().enumerate() {
+                let mut j = i + 1;
+                space.for_each_feedback(a, &set[i + 1..], |fb| {
+                    add(&mut seen[i], 1 << fb);
+                    add(&mut seen[j], 1 << fb);
+                    j += 1;
+                });
+            }
+            for (row, &guess) in seen.iter().zip(set) {
+                let cost = flat - row[0].count_ones();
+                if row[2] == 0 {
+                    if exact.is_none_or(|(best, _)| cost < best) {
+                        exact = Some((cost, guess));
+                    }
+                } else {
+                    (sharp, plain) = (sharp.min(cost), plain.min(cost));
+                }
+            }
+        } else {
+            (exact, sharp, plain) = self.small_set_counts(space, set, flat, lower, cap, (exact, sharp, plain));
+        }
+        // Exact only where the game's own bounds prove it, so the guess played is the one the
+        // search would find (the sharper bounds only raise the lower bound).
+        match exact {
+            Some((cost, g)) if cost <= plain => Small::Exact(cost, g),
+            Some((cost, _)) => Small::Lower(cost.min(sharp)),
+            None => Small::Lower(sharp),
+        }
+    }
+
+    /// [`Self::small_set`]'s rows from each candidate's counts by feedback: `(exact, sharp,
+    /// plain)` updated.
+    fn small_set_counts(
+        &self,
+        space: &CodeSpace,
+        set: &[CodeIndex],
+        flat: Option<u32>,
+        lower: &[u32],
+        cap: u64,
+        (mut exact, mut sharp, mut plain): (Option<(u32, CodeIndex)>, u32, u32),
+    ) -> (Option<(u32, CodeIndex)>, u32, u32) {
+        let (m, f) = (set.len(), space.scheme().len());
         COUNTS.with_borrow_mut(|counts| {
             // Each candidate's table of feedbacks on the set. The score is symmetric, so each
             // pair is scored once and counted for both; two distinct codes never score the
@@ -224,13 +279,7 @@ impl Bounds {
                 }
             }
         });
-        // Exact only where the game's own bounds prove it, so the guess played is the one the
-        // search would find (the sharper bounds only raise the lower bound).
-        match exact {
-            Some((cost, g)) if cost <= plain => Small::Exact(cost, g),
-            Some((cost, _)) => Small::Lower(cost.min(sharp)),
-            None => Small::Lower(sharp),
-        }
+        (exact, sharp, plain)
     }
 }
 
