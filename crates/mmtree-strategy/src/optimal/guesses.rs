@@ -342,12 +342,11 @@ impl Fold for Small<'_, '_> {
                 *bound = mask_bound(mask, m, win);
             }
             b.least = b.least.min(bounds.iter().copied().min().unwrap_or(INFINITE));
-            for (j, &bound) in bounds.iter().enumerate() {
+            for (i, &bound) in bounds.iter().enumerate() {
                 if bound >= b.budget {
                     continue;
                 }
-                let j = c * RUN_CHUNK + j;
-                let in_set = (masks[j - c * RUN_CHUNK] >> win) & 1;
+                let (j, in_set) = (c * RUN_CHUNK + i, (masks[i] >> win) & 1);
                 if bound + in_set == 2 * m && bound <= b.known {
                     // Every part a single: the bound is the cost.
                     b.shortcut = Some((bound, guesses[j]));
