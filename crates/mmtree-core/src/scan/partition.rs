@@ -47,6 +47,33 @@ impl Cut {
 /// folds that read them in bulk ([`Fold::visit_masks`]): bit `f` of a mask is set when
 /// feedback `f` occurs.
 ///
+/// ```
+/// use mmtree_core::{CodeSpace, Cut, Detail, Fold, Game, GameSpec, Guesses, MaskRun, MemoryLimit, Partition, Scan};
+/// let space = CodeSpace::new(Game::new(GameSpec::mastermind(4, 6))?, MemoryLimit(1 << 30))?;
+/// let all = space.all_indices();
+/// /// The most parts any guess makes, read from the masks in bulk.
+/// struct MostParts(u32);
+/// impl Fold for MostParts {
+///     fn cut(&self) -> Cut {
+///         Cut::Never
+///     }
+///     fn visit(&mut self, p: &Partition) -> bool {
+///         self.0 = self.0.max(p.parts());
+///         true
+///     }
+///     fn visit_masks(&mut self, run: &MaskRun) -> bool {
+///         self.0 = run.masks().iter().map(|m| m.count_ones()).fold(self.0, u32::max);
+///         true
+///     }
+///     fn merge(self, later: Self) -> Self {
+///         MostParts(self.0.max(later.0))
+///     }
+/// }
+/// let most = Scan::new(&space, Guesses::List(&all), &all).detail(Detail::Feedbacks).run(|| MostParts(0));
+/// assert_eq!(most.0, 14); // every feedback but 3 blacks and 1 white occurs (1234, for one)
+/// # Ok::<(), mmtree_core::GameError>(())
+/// ```
+///
 /// [`Detail::Feedbacks`]: super::Detail::Feedbacks
 /// [`Fold::visit_masks`]: super::Fold::visit_masks
 pub struct MaskRun<'a> {
