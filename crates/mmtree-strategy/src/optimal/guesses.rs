@@ -283,14 +283,6 @@ impl Bounded<'_, '_> {
         true
     }
 
-    /// A guess's parts and whether it is a candidate, from its feedbacks; `None` if it does
-    /// not split the set (it learns nothing).
-    #[inline(always)]
-    fn feedbacks(&self, p: &Partition) -> Option<(u32, u32)> {
-        let (parts, in_set) = (p.parts(), u32::from(p.occurs(self.win)));
-        (parts > 1 || in_set == 1).then_some((parts, in_set))
-    }
-
     fn merge(mut self, later: Self) -> Self {
         self.least = self.least.min(later.least);
         self.out.extend(later.out);
@@ -309,6 +301,23 @@ struct Small<'a, 's> {
     counts: Vec<u32>,
 }
 
+impl Small<'_, '_> {
+    /// Keys a guess whose bound is below the budget; `false` (the scan ends) when every part
+    /// is a single, so that the bound is the cost, and it meets the set's known bound.
+    #[inline(always)]
+    fn keep(&mut self, position: usize, guess: CodeIndex, bound: u32, in_set: u32) -> bool {
+        let m = self.bounded.m;
+        if bound + in_set == 2 * m && bound <= self.bounded.known {
+            self.bounded.shortcut = Some((bound, guess));
+            return false;
+        }
+        let key = 2 * (bound - (2 * m - 1)) + 1 - in_set;
+        self.keys[position] = key as u8;
+        self.counts[key as usize] += 1;
+        true
+    }
+}
+
 impl Fold for Small<'_, '_> {
     fn cut(&self) -> Cut {
         Cut::Never
@@ -316,23 +325,17 @@ impl Fold for Small<'_, '_> {
 
     #[inline(always)]
     fn visit(&mut self, p: &Partition) -> bool {
-        let Some((parts, in_set)) = self.bounded.feedbacks(p) else { return true };
-        let m = self.bounded.m;
-        let bound = 3 * m - parts - in_set;
-        let Some(keep) = self.bounded.admit(p.guess(), bound, parts == m) else { return false };
-        if keep {
-            let key = 2 * (bound - (2 * m - 1)) + 1 - in_set;
-            self.keys[p.position()] = key as u8;
-            self.counts[key as usize] += 1;
-        }
-        true
+        // Only feedback-mask scans (at most 32 feedbacks) run this fold.
+        let mask = p.feedbacks() as u32;
+        let bound = mask_bound(mask, self.bounded.m, self.bounded.win);
+        self.bounded.least = self.bounded.least.min(bound);
+        bound >= self.bounded.budget || self.keep(p.position(), p.guess(), bound, (mask >> self.bounded.win) & 1)
     }
 
     #[inline(always)]
     fn visit_masks(&mut self, run: &MaskRun) -> bool {
-        let b = &mut self.bounded;
-        let (m, win) = (b.m, b.win);
         let (masks, guesses, position) = (run.masks(), run.guesses(), run.position());
+        let (m, win, budget) = (self.bounded.m, self.bounded.win, self.bounded.budget);
         // First every bound, branch-free so that it vectorises (`u32::MAX`: learns nothing);
         // then only the guesses below the budget, usually few.
         let mut bounds = [0u32; RUN_CHUNK];
@@ -341,20 +344,15 @@ impl Fold for Small<'_, '_> {
             for (bound, &mask) in bounds.iter_mut().zip(masks) {
                 *bound = mask_bound(mask, m, win);
             }
-            b.least = b.least.min(bounds.iter().copied().min().unwrap_or(INFINITE));
+            self.bounded.least = self.bounded.least.min(bounds.iter().copied().min().unwrap_or(INFINITE));
             for (i, &bound) in bounds.iter().enumerate() {
-                if bound >= b.budget {
+                if bound >= budget {
                     continue;
                 }
                 let (j, in_set) = (c * RUN_CHUNK + i, (masks[i] >> win) & 1);
-                if bound + in_set == 2 * m && bound <= b.known {
-                    // Every part a single: the bound is the cost.
-                    b.shortcut = Some((bound, guesses[j]));
+                if !self.keep(position + j, guesses[j], bound, in_set) {
                     return false;
                 }
-                let key = 2 * (bound - (2 * m - 1)) + 1 - in_set;
-                self.keys[position + j] = key as u8;
-                self.counts[key as usize] += 1;
             }
         }
         true
@@ -395,8 +393,8 @@ impl Fold for Sift<'_, '_> {
 
     #[inline(always)]
     fn visit(&mut self, p: &Partition) -> bool {
-        let Some((parts, in_set)) = self.0.feedbacks(p) else { return true };
-        let floor = 3 * self.0.m - parts - in_set;
+        // Only feedback-mask scans (at most 32 feedbacks) run this fold.
+        let floor = mask_bound(p.feedbacks() as u32, self.0.m, self.0.win);
         if floor >= self.0.budget {
             self.0.least = self.0.least.min(floor);
         } else {
