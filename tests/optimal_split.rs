@@ -309,7 +309,8 @@ fn bad_input_is_refused_naming_the_file() {
 
 /// `scripts/optimal-exact.sh`, the README's recipe for the optima it lists, end to end on
 /// [3,4] (206, the optimum other programs publish): plan, every job on GNU parallel, join and
-/// verify; a rerun keeps the exact parts and gives the same result.
+/// verify; a rerun keeps the exact parts and gives the same result; `ORDER=bound ABOVE=U`
+/// leaves out the classes that cannot be optimal.
 #[test]
 fn the_exact_optimum_script_runs_end_to_end() {
     if !Command::new("parallel").arg("--version").output().is_ok_and(|o| o.status.success()) {
@@ -339,4 +340,24 @@ fn the_exact_optimum_script_runs_end_to_end() {
         assert_eq!(join["exact"], true);
         assert_eq!(read("verify.json")["total"], 206);
     }
+    // Classes by increasing plan bound, those at 207 or more left out (111's and 123's): the
+    // join still proves 206, counting the classes left out at their plan bounds.
+    let dir = scratch("script").join("3-4-bound");
+    let out = Command::new("bash")
+        .arg(&script)
+        .arg(&dir)
+        .args(["-n", "3", "-k", "4"])
+        .env("MMTREE", env!("CARGO_BIN_EXE_mmtree"))
+        .env("ORDER", "bound")
+        .env("ABOVE", "207")
+        .output()
+        .expect("run the script");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let join: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("join.json")).expect("join")).expect("join.json");
+    assert_eq!((join["lower_bound"].as_u64(), join["upper_bound"].as_u64()), (Some(206), Some(206)));
+    assert_eq!(join["exact"], true);
+    let missing = join["missing"].as_array().expect("missing jobs");
+    assert!(!missing.is_empty());
+    assert!(missing.iter().all(|m| !m["path"].as_str().expect("path").starts_with("112 ")), "{missing:?}");
 }
