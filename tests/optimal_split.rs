@@ -361,3 +361,36 @@ fn the_exact_optimum_script_runs_end_to_end() {
     assert!(!missing.is_empty());
     assert!(missing.iter().all(|m| !m["path"].as_str().expect("path").starts_with("112 ")), "{missing:?}");
 }
+
+/// The runs kept in `data/runs` (plans and part files of open games, jobs stopped by time
+/// limits) prove the brackets the README gives: their join has those bounds and its tree,
+/// checked by the independent verifier, has the upper bound as its total.
+#[test]
+fn committed_runs_prove_the_readme_brackets() {
+    let dir = scratch("committed");
+    let runs = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/runs");
+    // (run, lower bound, upper bound, first guess of the tree, the least total of a published
+    // strategy)
+    let brackets = [
+        // First guess 11223 only: the bracket on the best strategy that opens with it. The
+        // best published [5,8] trees are one-step trees of 179,747 to 179,863 guesses.
+        ("optimal-5-8", 170_537, 178_969, "11223", Some(179_747)),
+    ];
+    for (run, lower, upper, first, published) in brackets {
+        assert!(published.is_none_or(|p| upper < p));
+        let run = runs.join(run);
+        let mut parts: Vec<PathBuf> = std::fs::read_dir(&run)
+            .expect("run directory")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("part-")))
+            .collect();
+        parts.sort();
+        let tree = dir.join(format!("{}.mmt", run.file_name().and_then(|n| n.to_str()).expect("name")));
+        let joined = json(&ok(&join_args(&run.join("plan.json"), &parts, &tree)));
+        assert_eq!((joined["lower_bound"].as_u64(), joined["upper_bound"].as_u64()), (Some(lower), Some(upper)));
+        assert_eq!(joined["exact"], false);
+        assert_eq!(joined["first_guess"], first);
+        let verified = json(&ok(&["verify", s(&tree), "--format", "json"]));
+        assert_eq!(verified["total"], upper, "{}", run.display());
+    }
+}
