@@ -7,8 +7,8 @@ classes at the bottom are searched. Within a class, parts go smallest first, so 
 short still leaves every small part exact. With --above U, classes whose plan bound is
 already at least U (the total of a tree one has) are left out: they cannot be optimal.
 
-Usage: scripts/optimal-order.py plan.json [--above U] > order.txt
-Then:  ORDER=order.txt scripts/optimal-exact.sh DIR GAME-OPTIONS...
+Usage: scripts/optimal-order.py plan.json [--above U]     (one shard a line)
+scripts/optimal-exact.sh runs its jobs in this order with ORDER=bound (and ABOVE=U).
 """
 import argparse
 import json
