@@ -320,43 +320,37 @@ fn the_exact_optimum_script_runs_end_to_end() {
         );
         return;
     }
-    let dir = scratch("script").join("3-4");
+    let root = scratch("script");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/optimal-exact.sh");
-    let read = |name: &str| -> serde_json::Value {
-        serde_json::from_slice(&std::fs::read(dir.join(name)).expect(name)).expect(name)
-    };
-    for _ in 0..2 {
+    // Runs the script on [3,4] in `dir` and returns its join and verify reports.
+    let run = |dir: &Path, env: &[(&str, &str)]| {
         let out = Command::new("bash")
             .arg(&script)
-            .arg(&dir)
+            .arg(dir)
             .args(["-n", "3", "-k", "4"])
             .env("MMTREE", env!("CARGO_BIN_EXE_mmtree"))
+            .envs(env.iter().copied())
             .output()
             .expect("run the script");
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let join = read("join.json");
+        let read = |name: &str| -> serde_json::Value {
+            serde_json::from_slice(&std::fs::read(dir.join(name)).expect(name)).expect(name)
+        };
+        (read("join.json"), read("verify.json"))
+    };
+    for _ in 0..2 {
+        let (join, verify) = run(&root.join("3-4"), &[]);
         assert_eq!(join["lower_bound"], 206);
         assert_eq!(join["upper_bound"], 206);
         assert_eq!(join["exact"], true);
-        assert_eq!(read("verify.json")["total"], 206);
+        assert_eq!(verify["total"], 206);
     }
     // Classes by increasing plan bound, those at 207 or more left out (111's and 123's): the
     // join still proves 206, counting the classes left out at their plan bounds.
-    let dir = scratch("script").join("3-4-bound");
-    let out = Command::new("bash")
-        .arg(&script)
-        .arg(&dir)
-        .args(["-n", "3", "-k", "4"])
-        .env("MMTREE", env!("CARGO_BIN_EXE_mmtree"))
-        .env("ORDER", "bound")
-        .env("ABOVE", "207")
-        .output()
-        .expect("run the script");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let join: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("join.json")).expect("join")).expect("join.json");
+    let (join, verify) = run(&root.join("3-4-bound"), &[("ORDER", "bound"), ("ABOVE", "207")]);
     assert_eq!((join["lower_bound"].as_u64(), join["upper_bound"].as_u64()), (Some(206), Some(206)));
     assert_eq!(join["exact"], true);
+    assert_eq!(verify["total"], 206);
     let missing = join["missing"].as_array().expect("missing jobs");
     assert!(!missing.is_empty());
     assert!(missing.iter().all(|m| !m["path"].as_str().expect("path").starts_with("112 ")), "{missing:?}");
