@@ -6,9 +6,7 @@
 //! extreme member in tie order, which no other member can beat strictly, so the first best
 //! guess is the plain rule's.
 
-use mmtree_core::{canonical_indices, CodeIndex, Guesses, Prepared, Symmetry, Variant};
-
-use rayon::prelude::*;
+use mmtree_core::{CodeIndex, Guesses, Prepared, Symmetry, Variant};
 
 use super::best::{BestGuess, Candidate, Rank, Target};
 use super::multisets::{Among, Multisets};
@@ -262,14 +260,7 @@ impl Solver<'_> {
         if symmetry.moves_nothing(0) {
             return (0..self.space.len() as u32).map(CodeIndex::from_index).collect();
         }
-        // A representative has its never-played colours in canonical order (the group
-        // relabels them freely), so only those codes are tested.
-        let canonical = canonical_indices(self.space.game(), symmetry.free_colours(0), 0, largest);
-        canonical
-            .into_par_iter()
-            .map(CodeIndex::from_index)
-            .filter(|&g| symmetry.is_representative(&self.space.code(g), 0, largest))
-            .collect()
+        symmetry.representatives(self.space, largest)
     }
 
     /// The filter of one candidate set under `symmetry`.

@@ -195,13 +195,7 @@ impl OptimalSearch<'_> {
         let symmetry = Symmetry::of_history(space.game(), &codes);
         let pool = Arc::new(match (&key, self.config.pool) {
             (PoolKey::History(_), Pool::All) if symmetry.moves_nothing(0) => None,
-            (PoolKey::History(_), Pool::All) => Some(
-                space
-                    .all_indices()
-                    .into_iter()
-                    .filter(|g| symmetry.is_representative(&space.code(*g), 0, false))
-                    .collect(),
-            ),
+            (PoolKey::History(_), Pool::All) => Some(symmetry.representatives(space, false)),
             (PoolKey::Colours(free), Pool::All) if free.iter().all(|c| c.count_ones() <= 1) => None,
             (PoolKey::Colours(free), Pool::All) => {
                 let mut pool = Vec::new();
