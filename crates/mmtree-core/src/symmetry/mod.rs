@@ -256,14 +256,6 @@ impl Symmetry {
         let n = usize::from(self.n);
         let k = usize::from(self.k);
         let repetition = game.variant() == crate::game::Variant::Repetition;
-        let index_of = |pegs: &[u8]| {
-            if repetition {
-                pegs.iter().fold(0, |acc, &c| acc * k + usize::from(c))
-            } else {
-                let image = Code::from_colours(pegs).expect("an image of a code");
-                space.index(&image).expect("an image of a code is a code").get()
-            }
-        };
         // Every colour played and repetition allowed: an image's index is a sum over the
         // code's pegs of `pi(colour) k^(n - 1 - sigma(position))`, with no relabelling.
         let places = (repetition && free[1] == 0).then(|| {
@@ -303,7 +295,8 @@ impl Symmetry {
                 for (p, slot) in pegs[..n].iter_mut().enumerate() {
                     *slot = image.peg(g, p);
                 }
-                struck.set(index_of(&pegs[..n]), true);
+                let image = Code::from_colours(&pegs[..n]).expect("an image of a code");
+                struck.set(space.index(&image).expect("an image of a code is a code").get(), true);
             }
         }
         if largest {
