@@ -223,7 +223,7 @@ impl Symmetry {
     /// can be kept; each is met in tie order, and the first met of a class strikes off the
     /// others (one image per listed permutation), so the work is an image per permutation and
     /// class rather than a test of every code against every permutation. One thread,
-    /// callgrind: [6,4]'s exact search 27.77 -> 26.45 G instructions (its pools after one
+    /// callgrind: [6,4]'s exact search 27.77 -> 26.66 G instructions (its pools after one
     /// and two guesses had taken 2.60 G of tests).
     ///
     /// ```
