@@ -57,7 +57,6 @@ mod search;
 mod table;
 mod tree;
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -240,7 +239,7 @@ impl<'s> OptimalSearch<'s> {
             table: SetTable::new(config.table_memory / 2),
             classes: SetTable::new(config.table_memory / 2),
             feasible: SetTable::new(config.table_memory),
-            pools: Mutex::new((HashMap::new(), 0)),
+            pools: Mutex::new(PoolCache::default()),
             stop: None,
             progress: None,
             deadline: OnceLock::new(),
