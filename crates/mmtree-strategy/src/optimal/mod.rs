@@ -210,7 +210,7 @@ pub struct OptimalSearch<'s> {
     bounds: Bounds,
     /// Sets proven solvable (or not) within a depth, from the feasibility search.
     feasible: SetTable<bool>,
-    /// Symmetry-reduced pools already computed.
+    /// Symmetry-reduced pools already computed, and the groups after each first guess.
     pools: Mutex<PoolCache>,
     table: SetTable<Entry>,
     /// What is known of small sets, keyed by their [`standard_image`]: shared by every set
