@@ -10,8 +10,10 @@
 //! one-step scan (`|P|` plus each part's perfect-tree bound, minimised over every guess). Guesses
 //! of one symmetry class split the set into the same part sizes with isomorphic parts, so one
 //! guess per class is enough. Guesses are refined in increasing order of their cheap bound
-//! (table and perfect trees only); those left when the refining budget runs out count with
-//! their cheap bound, which is still a lower bound.
+//! (table and perfect trees only) until the next cheap bound reaches the least refined one, so
+//! every guess counts with its refined bound or with a cheap one at least as high. (Refining
+//! only the first 64 left the bound at the 65th cheap bound: on the 1,344 codes [5,8] leaves
+//! after 11223 answered (2,1), 5,115 against 5,224 for all 312 refined, 6 s more.)
 //!
 //! **Upper bound.** The total of a real tree: on each set, the optimal guess when the set is
 //! solved (the table, closed forms), else a one-step rule's guess (near the root the best of
@@ -34,8 +36,6 @@ use crate::{GuessRule, Solver, Valuation};
 const RULES: [Valuation; 3] = [Valuation::Entropy, Valuation::ExpectedSize, Valuation::MostParts];
 /// Sets reached after fewer guesses than this pick the best of all `RULES`.
 const RULE_CHOICE_DEPTH: usize = 2;
-/// First guesses whose parts are scanned to refine the lower bound.
-const REFINED_GUESSES: usize = 64;
 /// Sets with at least this many codes build their children in parallel.
 const PARALLEL_CHILDREN: usize = 64;
 
@@ -305,12 +305,8 @@ impl OptimalSearch<'_> {
             .collect();
         cheap.sort_unstable();
         let mut best = u64::from(INFINITE);
-        for (i, &(bound, g)) in cheap.iter().enumerate() {
+        for &(bound, g) in &cheap {
             if bound >= best {
-                break;
-            }
-            if i == REFINED_GUESSES {
-                best = bound; // the least cheap bound of the guesses left
                 break;
             }
             let parts = splits(g).expect("kept above");
