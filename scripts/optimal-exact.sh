@@ -9,7 +9,8 @@
 # order, largest parts first) and, with it, ABOVE=U (leave out the classes whose plan bound is
 # at least U, the total of a tree one already has).
 # Jobs whose part file already holds their parts exactly are kept on a rerun, so a rerun (with
-# a larger LIMIT) only searches the parts still bracketed.
+# a larger LIMIT, or a newer mmtree) only searches the parts still bracketed, and each keeps the
+# better of its old and new bounds.
 set -euo pipefail
 dir=$1
 shift

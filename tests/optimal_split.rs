@@ -269,6 +269,46 @@ fn jobs_are_idempotent() {
     assert!(std::fs::read(&parts[0]).unwrap() == bytes, "a rerun gives other bytes");
 }
 
+/// A rerun of a bracketed job carries the earlier output forward: each part keeps the higher
+/// lower bound and the cheaper subtree, so a shorter rerun loses nothing the first run proved.
+#[test]
+fn a_rerun_keeps_what_the_earlier_run_proved() {
+    let dir = scratch("rerun");
+    let plan = make_plan(&dir, "plan", &["-n", "4", "-k", "6"], 4);
+    let bounds = |out: &Output| {
+        let v = json(out);
+        (v["lower_bound"].as_u64().unwrap(), v["upper_bound"].as_u64().unwrap())
+    };
+    let job = |part: &Path, nodes: &str| {
+        bounds(&ok(&[
+            "optimal",
+            "--plan",
+            s(&plan),
+            "--shard",
+            "1/4",
+            "-o",
+            s(part),
+            "--node-limit",
+            nodes,
+            "--format",
+            "json",
+        ]))
+    };
+    let (carried, fresh) = (dir.join("carried.mmt"), dir.join("fresh.mmt"));
+    let first = job(&carried, "30");
+    let short = job(&fresh, "1");
+    assert!(first.0 > short.0 || first.1 < short.1, "the longer run should prove more: {first:?} {short:?}");
+    let rerun = job(&carried, "1");
+    assert!(
+        rerun.0 >= first.0.max(short.0) && rerun.1 <= first.1.min(short.1),
+        "{rerun:?} from {first:?} and {short:?}"
+    );
+    // The carried part is still a valid part: an unlimited rerun solves what is left.
+    let exact = json(&ok(&["optimal", "--plan", s(&plan), "--shard", "1/4", "-o", s(&carried), "--format", "json"]));
+    assert_eq!(exact["lower_bound"], exact["upper_bound"]);
+    assert!(exact["lower_bound"].as_u64().unwrap() >= rerun.0 && exact["upper_bound"].as_u64().unwrap() <= rerun.1);
+}
+
 #[test]
 fn bad_input_is_refused_naming_the_file() {
     let dir = scratch("bad");

@@ -2,8 +2,11 @@
 //! of the shard is searched exactly, or, when `--time-limit` / `--node-limit` (per part) stop
 //! it, bracketed: a proven lower bound, and the best subtree found with its total. The part
 //! file records per part whether it is exact, both bounds and the subtree; it is written
-//! atomically at the end, and an output that already holds the shard with every part exact
-//! is kept. Ctrl-C or SIGTERM leave no output (finished subtrees go to `--checkpoint`).
+//! atomically at the end. An output that already holds the shard is carried forward: with
+//! every part exact it is kept; otherwise only its open parts are searched again, and each
+//! keeps the higher of the two lower bounds and the cheaper of the two subtrees (both runs'
+//! bounds are proven, so a rerun with a shorter limit never loses what an earlier one proved).
+//! Ctrl-C or SIGTERM leave no output (finished subtrees go to `--checkpoint`).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -77,8 +80,9 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
         };
         print(&report, config::format(args.format), out)
     };
-    if let Some(part) = existing_part(path, &open, shard, !args.resume) {
-        return report("kept", &part, 0, out);
+    let earlier = earlier_part(path, &open, shard, !args.resume);
+    if let Some(part) = earlier.as_ref().filter(|p| p.bounds.iter().all(|b| b.exact)) {
+        return report("kept", part, 0, out);
     }
     // The search scores every guess at every node: the feedback table pays off.
     open.space.build_table((open.limit.0 / 2).min(super::optimal::OPTIMAL_TABLE_CAP));
@@ -110,8 +114,15 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
     let mut subtrees: Vec<(u32, Subtree)> = Vec::with_capacity(ids.len());
     let mut bounds = Vec::with_capacity(ids.len());
     let mut nodes = 0;
-    for &i in &ids {
+    for (k, &i) in ids.iter().enumerate() {
         let job = &plan.subtrees[i as usize];
+        let before = earlier.as_ref().map(|p| (p.bounds[k], &p.subtrees[k].1));
+        if let Some((b, subtree)) = before.filter(|(b, _)| b.exact) {
+            bar.inc(u64::from(job.candidates));
+            bounds.push(b);
+            subtrees.push((i, subtree.clone()));
+            continue;
+        }
         let (guesses, set) = open.part(i).ok_or_else(|| {
             UsageError(format!("'{}': job {i} ({}) is not a part of the game", plan_path.display(), job.path))
         })?;
@@ -145,10 +156,19 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
         };
         bar.inc(u64::from(job.candidates));
         nodes += search.stats().nodes;
-        // The plan's bound is proven too (and never above a real subtree's total).
-        let lower = bracket.lower_bound.max(job.lower_bound.unwrap_or(0)).min(bracket.upper_bound);
-        bounds.push(PartBounds { exact: lower == bracket.upper_bound, lower, upper: bracket.upper_bound });
-        subtrees.push((i, bracket.subtree));
+        // The plan's bound is proven too, and so is the earlier run's (neither is ever above a
+        // real subtree's total).
+        let (mut lower, mut upper, mut subtree) =
+            (bracket.lower_bound.max(job.lower_bound.unwrap_or(0)), bracket.upper_bound, bracket.subtree);
+        if let Some((b, old)) = before {
+            lower = lower.max(b.lower);
+            if b.upper < upper {
+                (upper, subtree) = (b.upper, old.clone());
+            }
+        }
+        let lower = lower.min(upper);
+        bounds.push(PartBounds { exact: lower == upper, lower, upper });
+        subtrees.push((i, subtree));
     }
     bar.finish_and_clear();
     let header =
@@ -158,9 +178,9 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
     report("searched", &part, nodes, out)
 }
 
-/// The existing part at `path` if it holds exactly this shard of this plan with every part
-/// exact (with `deep`, each subtree also checked by the independent verifier).
-fn existing_part(path: &Path, open: &OpenOptimalPlan, shard: u32, deep: bool) -> Option<PartFile> {
+/// The existing part at `path` if it holds exactly this shard of this plan (with `deep`, each
+/// subtree also checked by the independent verifier).
+fn earlier_part(path: &Path, open: &OpenOptimalPlan, shard: u32, deep: bool) -> Option<PartFile> {
     if !path.is_file() {
         return None;
     }
@@ -168,7 +188,7 @@ fn existing_part(path: &Path, open: &OpenOptimalPlan, shard: u32, deep: bool) ->
     let mut checker =
         if deep { Some(SubtreeChecker::new(open.game, open.alphabet.clone(), open.limit).ok()?) } else { None };
     check_part(&part, open, shard, checker.as_mut()).ok()?;
-    part.bounds.iter().all(|b| b.exact).then_some(part)
+    Some(part)
 }
 
 /// Why a part is not exactly shard `shard` of the optimal plan: its header, its list of
