@@ -295,7 +295,7 @@ fn a_rerun_keeps_what_the_earlier_run_proved() {
         ]))
     };
     let (carried, fresh) = (dir.join("carried.mmt"), dir.join("fresh.mmt"));
-    let first = job(&carried, "30");
+    let first = job(&carried, "300");
     let short = job(&fresh, "1");
     assert!(first.0 > short.0 || first.1 < short.1, "the longer run should prove more: {first:?} {short:?}");
     let rerun = job(&carried, "1");

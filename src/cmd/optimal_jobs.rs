@@ -130,7 +130,9 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
         if let Some(checkpoint) = &resumed {
             search.resume(checkpoint).map_err(|e| UsageError(format!("checkpoint: {e}")))?;
         }
-        let result = search.run_part(&set, &guesses);
+        // What the plan and an earlier run proved: the search's budgets rise from there.
+        let known = before.map_or(0, |(b, _)| b.lower).max(job.lower_bound.unwrap_or(0));
+        let result = search.run_part_between(&set, &guesses, known, before.map(|(b, _)| b.upper));
         if let Some(file) = &checkpoint {
             for e in search.checkpoint().entries {
                 saved.insert((e.depth, e.set.clone()), e);

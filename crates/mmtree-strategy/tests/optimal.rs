@@ -428,3 +428,23 @@ fn a_node_limit_gives_a_bracket_that_closes_with_more_nodes() {
     config.node_limit = Some(10);
     assert!(matches!(OptimalSearch::new(&space, config).run_anytime(), Err(OptimalError::Stopped { .. })));
 }
+
+#[test]
+fn rising_budgets_reach_the_optimum_from_any_proven_start_and_any_hint() {
+    // Koyama & Lai 1993: 5625. Under a node limit the search rises through budgets; from a
+    // proven start (the optimum itself, or none) and with an upper hint that is right, too
+    // high or no strategy's total (too low), it still proves 5625.
+    let space = space(GameSpec::mastermind(4, 6));
+    let all = space.all_indices();
+    for (known, hint) in [(0, None), (5625, None), (0, Some(5625)), (5000, Some(6000)), (0, Some(4000))] {
+        let mut config = OptimalConfig::new(Objective::Average);
+        config.node_limit = Some(1_000_000);
+        let b = OptimalSearch::new(&space, config).run_part_between(&all, &[], known, hint).unwrap();
+        assert!(b.exact && b.lower_bound == 5625 && b.upper_bound == 5625, "from {known} with {hint:?}: {b:?}");
+    }
+    // Stopped early, the bracket still holds the optimum and keeps the proven start.
+    let mut config = OptimalConfig::new(Objective::Average);
+    config.node_limit = Some(50);
+    let b = OptimalSearch::new(&space, config).run_part_between(&all, &[], 5600, None).unwrap();
+    assert!(5600 <= b.lower_bound && b.lower_bound <= 5625 && 5625 <= b.upper_bound, "{b:?}");
+}
