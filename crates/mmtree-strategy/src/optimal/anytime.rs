@@ -109,20 +109,15 @@ impl OptimalSearch<'_> {
     /// limit; a stopped search under `Objective::Worst` or `max_depth` is still an error.
     pub fn run_anytime(&self) -> Result<Bracket, OptimalError> {
         if self.rises() {
-            self.deadline.get_or_init(|| self.config.time_limit.map(|limit| Instant::now() + limit));
-            let all = self.space.all_indices();
-            let first = self.best_known(all.clone(), &[], &self.rule_solvers());
-            let (solved, rose_to) = self.solve_rising(&all, &[], 0, first.0);
-            if solved.is_ok() {
-                let root = self.build(all, UNLIMITED, &[]).map_err(|_| self.stopped_error())?;
-                return Ok(Bracket::exact(StrategyTree::from_subtree(*self.space.game(), root)));
-            }
-            let lower_bound = self.proven_lower_bound(&all, &[]).max(rose_to);
-            let now = self.best_known(all, &[], &self.rule_solvers());
-            let (upper_bound, root) = if first.0 < now.0 { first } else { now };
-            let tree = StrategyTree::from_subtree(*self.space.game(), root);
-            assert!(lower_bound <= upper_bound, "BUG: lower bound {lower_bound} above a strategy's {upper_bound}");
-            return Ok(Bracket { tree, lower_bound, upper_bound, exact: lower_bound == upper_bound });
+            // The whole game is the part after no guess.
+            let part = self.run_part(&self.space.all_indices(), &[])?;
+            let tree = StrategyTree::from_subtree(*self.space.game(), part.subtree);
+            return Ok(Bracket {
+                tree,
+                lower_bound: part.lower_bound,
+                upper_bound: part.upper_bound,
+                exact: part.exact,
+            });
         }
         let stopped = match self.run() {
             Ok(tree) => return Ok(Bracket::exact(tree)),
