@@ -196,7 +196,7 @@ impl OptimalSearch<'_> {
         let depth = self.config.max_depth.unwrap_or(UNLIMITED);
         let no_strategy = OptimalError::NoStrategy { max_depth: depth };
         let mut heuristic = None;
-        let (solved, rose_to) = if depth == UNLIMITED && self.rises() {
+        let (solved, rose_to) = if self.rises() {
             let (upper, subtree) = self.best_known(set.to_vec(), history, &self.rule_solvers());
             let cap = known_upper.map_or(upper, |u| u.min(upper));
             heuristic = Some((upper, subtree));
