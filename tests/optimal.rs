@@ -68,7 +68,18 @@ fn interrupted_search_resumes_from_its_checkpoint() {
     let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "--stop-after-nodes", "700", "-q"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("search stopped"));
-    assert!(ckpt.exists());
+    // Besides finished subtrees, the stopped search keeps what it proved of the others.
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&ckpt).unwrap()).unwrap();
+    let bounds = saved["bounds"].as_array().unwrap();
+    assert!(!bounds.is_empty());
+    // A bound that is not a set of this game is refused, naming it.
+    let mut edited = saved.clone();
+    edited["bounds"][0]["set"] = serde_json::json!([5, 4, 3, 2, 1, 0, 6, 7, 8, 9, 10, 11]);
+    std::fs::write(&ckpt, serde_json::to_vec(&edited).unwrap()).unwrap();
+    let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "-q"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bound 0 of `bounds`"));
+    std::fs::write(&ckpt, serde_json::to_vec(&saved).unwrap()).unwrap();
     let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "--verbose", "--format", "json", "-q"]);
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

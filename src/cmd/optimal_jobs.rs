@@ -19,7 +19,9 @@ use serde::Serialize;
 
 use mmtree_core::{StrategyTree, Subtree};
 use mmtree_io::{read_bytes, Cell, Format, PartBounds, PartFile, PartHeader, Table};
-use mmtree_strategy::{Checkpoint, CheckpointEntry, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
+use mmtree_strategy::{
+    Checkpoint, CheckpointBound, CheckpointEntry, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool,
+};
 use mmtree_verify::SubtreeChecker;
 
 use super::optimal_plan::{OpenOptimalPlan, OPTIMAL_KIND};
@@ -101,6 +103,7 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
         table_memory,
     };
     let mut saved: BTreeMap<(u8, Vec<u32>), CheckpointEntry> = BTreeMap::new();
+    let mut saved_bounds: BTreeMap<(u8, Vec<u32>), CheckpointBound> = BTreeMap::new();
     let resumed = match &args.checkpoint {
         Some(file) if file.is_file() => {
             let bytes = read_bytes(file, open.limit.0, "a checkpoint within the memory limit")?;
@@ -134,13 +137,23 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
         let known = before.map_or(0, |(b, _)| b.lower).max(job.lower_bound.unwrap_or(0));
         let result = search.run_part_between(&set, &guesses, known, before.map(|(b, _)| b.upper));
         if let Some(file) = &checkpoint {
-            for e in search.checkpoint().entries {
+            let now = search.checkpoint();
+            for e in now.entries {
                 saved.insert((e.depth, e.set.clone()), e);
             }
+            for b in now.bounds {
+                let key = (b.depth, b.set.clone());
+                if saved_bounds.get(&key).is_none_or(|old| old.bound < b.bound) {
+                    saved_bounds.insert(key, b);
+                }
+            }
+            // A set solved by a later part needs no bound.
+            saved_bounds.retain(|key, _| !saved.contains_key(key));
             let checkpoint = Checkpoint {
                 game: open.game.spec(),
                 pool: Pool::All.name().to_string(),
                 entries: saved.values().cloned().collect(),
+                bounds: saved_bounds.values().cloned().collect(),
             };
             file.write(&serde_json::to_vec(&checkpoint)?, &mut std::io::sink())?;
         }

@@ -42,8 +42,8 @@ pub use advice::{rank_guesses, RankedGuess};
 pub use builder::{candidates_after, CandidateCache, JoinError, Round, Solver, SplitNode, Top, TopNode};
 pub use lookahead::two_step_partition;
 pub use optimal::{
-    Bracket, Checkpoint, CheckpointEntry, Objective, OptimalConfig, OptimalError, OptimalSearch, PartBracket,
-    SearchStats,
+    Bracket, Checkpoint, CheckpointBound, CheckpointEntry, Objective, OptimalConfig, OptimalError, OptimalSearch,
+    PartBracket, SearchStats,
 };
 pub use rule::{GuessRule, Method, Pool, Ties};
 pub use simple::{first_candidate, human_guess};

@@ -11,7 +11,7 @@ use mmtree_core::{
     score_reference, Code, CodeSpace, Feedback, FeedbackKind, Game, GameSpec, MemoryLimit, Node, NodeId, StrategyTree,
     Variant,
 };
-use mmtree_strategy::{Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
+use mmtree_strategy::{CheckpointBound, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
 
 fn space(spec: GameSpec) -> CodeSpace {
     let mut space = CodeSpace::new(Game::new(spec).unwrap(), MemoryLimit(1 << 32)).unwrap();
@@ -447,4 +447,73 @@ fn rising_budgets_reach_the_optimum_from_any_proven_start_and_any_hint() {
     config.node_limit = Some(50);
     let b = OptimalSearch::new(&space, config).run_part_between(&all, &[], 5600, None).unwrap();
     assert!(5600 <= b.lower_bound && b.lower_bound <= 5625 && 5625 <= b.upper_bound, "{b:?}");
+}
+
+#[test]
+fn a_checkpoint_carries_proven_bounds_into_the_next_stopped_run() {
+    // Koyama & Lai 1993: 5625. Runs stopped by a node limit, each resuming the last one's
+    // checkpoint, against the same runs resuming only its finished subtrees (at 200 nodes a
+    // run: 15 runs against 34).
+    let space = space(GameSpec::mastermind(4, 6));
+    let all = space.all_indices();
+    let mut config = OptimalConfig::new(Objective::Average);
+    config.node_limit = Some(200);
+    let chain = |with_bounds: bool| {
+        let (mut checkpoint, mut known, mut runs) = (None, 0, 0);
+        loop {
+            runs += 1;
+            let search = OptimalSearch::new(&space, config);
+            if let Some(c) = &checkpoint {
+                search.resume(c).unwrap();
+            }
+            let b = search.run_part_between(&all, &[], known, None).unwrap();
+            assert!(b.lower_bound <= 5625 && 5625 <= b.upper_bound, "{b:?}");
+            if b.exact || runs == 40 {
+                return (runs, b.lower_bound);
+            }
+            let mut saved = search.checkpoint();
+            if with_bounds {
+                assert!(!saved.bounds.is_empty());
+            } else {
+                saved.bounds.clear();
+            }
+            (checkpoint, known) = (Some(saved), b.lower_bound);
+        }
+    };
+    let (with, reached) = chain(true);
+    assert_eq!(reached, 5625, "not exact after {with} runs");
+    let (without, _) = chain(false);
+    assert!(with < without, "{with} runs with the bounds, {without} without");
+}
+
+#[test]
+fn checkpointed_bounds_hold_and_malformed_ones_are_refused() {
+    let space = space(GameSpec::mastermind(4, 6));
+    let mut config = OptimalConfig::new(Objective::Average);
+    config.node_limit = Some(400);
+    let first = OptimalSearch::new(&space, config);
+    first.run_part_between(&space.all_indices(), &[], 0, None).unwrap();
+    let checkpoint = first.checkpoint();
+    // Each saved bound is at most the set's optimum, found by a search with no limit.
+    for b in checkpoint.bounds.iter().filter(|b| b.depth == 255).take(12) {
+        let set: Vec<_> = b.set.iter().map(|&c| mmtree_core::CodeIndex::from_index(c)).collect();
+        let exact = OptimalSearch::new(&space, OptimalConfig::new(Objective::Average)).run_part(&set, &[]).unwrap();
+        assert!(exact.exact && u64::from(b.bound) <= exact.lower_bound, "{b:?} against {exact:?}");
+    }
+    let refused = |edit: &dyn Fn(&mut CheckpointBound)| {
+        let mut bad = checkpoint.clone();
+        edit(&mut bad.bounds[0]);
+        OptimalSearch::new(&space, OptimalConfig::new(Objective::Average)).resume(&bad)
+    };
+    assert_eq!(refused(&|_| {}), Ok(()));
+    let edits: [&dyn Fn(&mut CheckpointBound); 5] =
+        [&|b| b.set.reverse(), &|b| b.set.truncate(3), &|b| b.set.push(1296), &|b| b.bound = 0, &|b| b.depth = 0];
+    for edit in edits {
+        assert!(matches!(refused(edit), Err(OptimalError::CheckpointCorrupt { .. })));
+    }
+    // A checkpoint written before bounds were kept still loads.
+    let mut old = serde_json::to_value(&checkpoint).unwrap();
+    old.as_object_mut().unwrap().remove("bounds");
+    let old: mmtree_strategy::Checkpoint = serde_json::from_value(old).unwrap();
+    assert!(old.bounds.is_empty() && old.entries == checkpoint.entries);
 }

@@ -9,6 +9,16 @@
 //! smallest first). So every accepted cost is the total of a real strategy tree, the one the
 //! search then builds, and it is at least the set's admissible bound. A file with an entry
 //! that fails is refused, naming the entry. Saving keeps exactly the entries that pass.
+//!
+//! A checkpoint also keeps the lower bounds the search proved of sets it did not finish (by
+//! budgets they failed), because a search stopped by a time limit has finished little. On the
+//! 1,632 codes [7,4] leaves after 1111223 answered (1,2), proven at least 6,151 by earlier
+//! runs, a rerun of 300 s without them proved nothing new (the time went into proving again
+//! what those runs had), and the rerun after it, resuming them, solved the part (6,152) in
+//! 102 s. These bounds cannot be proven again without that search, so they are taken on trust
+//! as a part file's bounds are: each one is checked for its form only (a set of this game of
+//! at least [`BOUND_MIN`] codes, above the set's admissible bound and not above an exact entry
+//! for the same set), and a checkpoint is only as sound as the runs that wrote it.
 
 use std::collections::HashMap;
 
@@ -23,6 +33,10 @@ use crate::rule::Pool;
 
 /// Candidate sets at least this large go into a checkpoint (smaller ones are closed forms).
 const CHECKPOINT_MIN: usize = 3;
+
+/// Sets at least this large keep their lower bounds in a checkpoint: the smaller ones are many
+/// and quick to search again.
+const BOUND_MIN: usize = 12;
 
 /// A finished subtree saved in a checkpoint: the candidate set, its depth limit (255: none),
 /// its exact cost and the best guess.
@@ -47,6 +61,20 @@ pub struct Checkpoint {
     pub pool: String,
     /// Finished subtrees.
     pub entries: Vec<CheckpointEntry>,
+    /// Lower bounds of unfinished sets (absent in checkpoints of earlier versions).
+    #[serde(default)]
+    pub bounds: Vec<CheckpointBound>,
+}
+
+/// A lower bound a search proved of a candidate set's cost within a depth limit (255: none).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckpointBound {
+    /// Depth limit of the subproblem (255 = unlimited).
+    pub depth: u8,
+    /// The least cost of the set is at least this.
+    pub bound: u32,
+    /// Candidate code indices, increasing.
+    pub set: Vec<u32>,
 }
 
 /// Costs already proven, by (depth limit, set).
@@ -54,24 +82,30 @@ type Proven = HashMap<(u8, Vec<u32>), u32>;
 
 impl OptimalSearch<'_> {
     /// The finished subtrees (candidate sets of at least 3 codes with exact costs), each one
-    /// whose subtree the checkpoint itself proves.
+    /// whose subtree the checkpoint itself proves, and the lower bounds proven of unfinished
+    /// sets of at least 12 codes where they beat the admissible bound.
     pub fn checkpoint(&self) -> Checkpoint {
         let mut found = Vec::new();
-        self.table.for_each(|depth, set, entry| {
-            if let Entry::Exact(cost, guess) = entry {
-                if set.len() >= CHECKPOINT_MIN {
-                    found.push(CheckpointEntry { depth, cost, guess: guess.index(), set: set.to_vec() });
-                }
+        let mut bounds = Vec::new();
+        self.table.for_each(|depth, set, entry| match entry {
+            Entry::Exact(cost, guess) if set.len() >= CHECKPOINT_MIN => {
+                found.push(CheckpointEntry { depth, cost, guess: guess.index(), set: set.to_vec() });
             }
+            Entry::Lower(bound) if set.len() >= BOUND_MIN && bound > self.bounds.bound(set.len(), depth) => {
+                bounds.push(CheckpointBound { depth, bound, set: set.to_vec() });
+            }
+            _ => {}
         });
+        bounds.sort_by(|a, b| (b.set.len(), &a.set, a.depth).cmp(&(a.set.len(), &b.set, b.depth)));
         let mut entries: Vec<CheckpointEntry> =
             self.prove_entries(&found).into_iter().filter_map(|(i, ok)| ok.is_ok().then(|| found[i].clone())).collect();
         entries.sort_by(|a, b| (b.set.len(), &a.set, a.depth).cmp(&(a.set.len(), &b.set, b.depth)));
-        Checkpoint { game: self.space.game().spec(), pool: self.config.pool.name().to_string(), entries }
+        Checkpoint { game: self.space.game().spec(), pool: self.config.pool.name().to_string(), entries, bounds }
     }
 
     /// Loads the finished subtrees of an earlier run of the same game and pool, after proving
-    /// each one (see the module documentation); refuses the whole file if one fails.
+    /// each one, and its lower bounds after checking their form (see the module
+    /// documentation); refuses the whole file if one fails.
     pub fn resume(&self, checkpoint: &Checkpoint) -> Result<(), OptimalError> {
         if checkpoint.game != self.space.game().spec() || checkpoint.pool != self.config.pool.name() {
             let found = match mmtree_core::Game::new(checkpoint.game) {
@@ -85,11 +119,45 @@ impl OptimalSearch<'_> {
         if let Some((entry, Err(reason))) = checked.iter().filter(|(_, r)| r.is_err()).min_by_key(|(i, _)| *i) {
             return Err(OptimalError::CheckpointCorrupt { entry: *entry, reason: reason.clone() });
         }
+        let exact: Proven = checkpoint.entries.iter().map(|e| ((e.depth, e.set.clone()), e.cost)).collect();
+        for (i, b) in checkpoint.bounds.iter().enumerate() {
+            // Numbered after the subtrees, as they come after them in the file.
+            self.check_bound(b, &exact).map_err(|reason| OptimalError::CheckpointCorrupt {
+                entry: checkpoint.entries.len() + i,
+                reason: format!("bound {i} of `bounds`: {reason}"),
+            })?;
+        }
         for e in &checkpoint.entries {
             let set: Vec<CodeIndex> = e.set.iter().map(|&c| CodeIndex::from_index(c)).collect();
             self.store(&set, e.depth, Entry::Exact(e.cost, CodeIndex::from_index(e.guess)));
         }
+        for b in &checkpoint.bounds {
+            let set: Vec<CodeIndex> = b.set.iter().map(|&c| CodeIndex::from_index(c)).collect();
+            self.store_lower(&set, b.depth, b.bound);
+        }
         Ok(())
+    }
+
+    /// Whether a saved lower bound has the form of one this game's search proves.
+    fn check_bound(&self, b: &CheckpointBound, exact: &Proven) -> Result<(), String> {
+        let len = self.space.len() as u32;
+        if b.set.len() < BOUND_MIN {
+            return Err(format!("a bound on a set of {} codes (at least {BOUND_MIN} expected)", b.set.len()));
+        }
+        if !b.set.windows(2).all(|w| w[0] < w[1]) || b.set.iter().any(|&c| c >= len) {
+            return Err("the set is not a list of increasing code indices of this game".to_string());
+        }
+        if b.depth == 0 {
+            return Err("depth limit 0".to_string());
+        }
+        let admissible = self.bounds.bound(b.set.len(), b.depth);
+        if b.bound <= admissible || admissible == INFINITE {
+            return Err(format!("bound {} is not above the admissible bound {admissible}", b.bound));
+        }
+        match exact.get(&(b.depth, b.set.clone())) {
+            Some(&cost) if cost < b.bound => Err(format!("bound {} is above the set's exact cost {cost}", b.bound)),
+            _ => Ok(()),
+        }
     }
 
     /// Checks `entries`, smallest sets first: for each entry (by position), `Ok` or why it

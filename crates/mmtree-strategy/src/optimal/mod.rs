@@ -71,7 +71,7 @@ use mmtree_core::{CodeSpace, StrategyTree};
 use crate::rule::Pool;
 pub use anytime::{Bracket, PartBracket};
 use bounds::Bounds;
-pub use checkpoint::{Checkpoint, CheckpointEntry};
+pub use checkpoint::{Checkpoint, CheckpointBound, CheckpointEntry};
 use guesses::PoolCache;
 use table::{Cost, Entry, SetTable};
 

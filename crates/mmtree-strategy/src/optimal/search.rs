@@ -60,6 +60,13 @@ impl OptimalSearch<'_> {
         });
     }
 
+    /// A lower bound of `set`'s cost for the set and its class.
+    pub(super) fn store_lower(&self, set: &[CodeIndex], depth: u8, bound: u32) {
+        let mut class = Vec::with_capacity(set.len());
+        standard_image(self.space, set, &mut class);
+        self.store_with_class(set, &class, depth, Entry::Lower(bound));
+    }
+
     /// [`Self::store`], and the cost for the set's class (keyed by its image).
     fn store_with_class(&self, set: &[CodeIndex], class: &[CodeIndex], depth: u8, entry: Entry) {
         self.store(set, depth, entry);
