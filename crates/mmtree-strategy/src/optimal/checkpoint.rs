@@ -140,16 +140,10 @@ impl OptimalSearch<'_> {
 
     /// Whether a saved lower bound has the form of one this game's search proves.
     fn check_bound(&self, b: &CheckpointBound, exact: &Proven) -> Result<(), String> {
-        let len = self.space.len() as u32;
         if b.set.len() < BOUND_MIN {
             return Err(format!("a bound on a set of {} codes (at least {BOUND_MIN} expected)", b.set.len()));
         }
-        if !b.set.windows(2).all(|w| w[0] < w[1]) || b.set.iter().any(|&c| c >= len) {
-            return Err("the set is not a list of increasing code indices of this game".to_string());
-        }
-        if b.depth == 0 {
-            return Err("depth limit 0".to_string());
-        }
+        self.check_key(b.depth, &b.set)?;
         let admissible = self.bounds.bound(b.set.len(), b.depth);
         if b.bound <= admissible || admissible == INFINITE {
             return Err(format!("bound {} is not above the admissible bound {admissible}", b.bound));
@@ -185,14 +179,9 @@ impl OptimalSearch<'_> {
         if e.set.len() < CHECKPOINT_MIN {
             return Err(format!("a set of {} codes (at least {CHECKPOINT_MIN} expected)", e.set.len()));
         }
-        if !e.set.windows(2).all(|w| w[0] < w[1]) || e.set.iter().any(|&c| c >= len) {
-            return Err("the set is not a list of increasing code indices of this game".to_string());
-        }
+        self.check_key(e.depth, &e.set)?;
         if e.guess >= len {
             return Err(format!("guess {} is not a code of this game", e.guess));
-        }
-        if e.depth == 0 {
-            return Err("depth limit 0".to_string());
         }
         let guess = CodeIndex::from_index(e.guess);
         let set: Vec<CodeIndex> = e.set.iter().map(|&c| CodeIndex::from_index(c)).collect();
@@ -224,6 +213,18 @@ impl OptimalSearch<'_> {
         let bound = self.bounds.bound(set.len(), e.depth);
         if e.cost < bound || bound == INFINITE {
             return Err(format!("cost {} is below the lower bound {bound}", e.cost));
+        }
+        Ok(())
+    }
+
+    /// Whether a saved set and depth limit are ones of this game's search.
+    fn check_key(&self, depth: u8, set: &[u32]) -> Result<(), String> {
+        let len = self.space.len() as u32;
+        if !set.windows(2).all(|w| w[0] < w[1]) || set.iter().any(|&c| c >= len) {
+            return Err("the set is not a list of increasing code indices of this game".to_string());
+        }
+        if depth == 0 {
+            return Err("depth limit 0".to_string());
         }
         Ok(())
     }
