@@ -96,10 +96,10 @@ impl OptimalSearch<'_> {
             }
             _ => {}
         });
-        bounds.sort_by(|a, b| (b.set.len(), &a.set, a.depth).cmp(&(a.set.len(), &b.set, b.depth)));
+        bounds.sort_by(|a, b| file_order((&a.set, a.depth), (&b.set, b.depth)));
         let mut entries: Vec<CheckpointEntry> =
             self.prove_entries(&found).into_iter().filter_map(|(i, ok)| ok.is_ok().then(|| found[i].clone())).collect();
-        entries.sort_by(|a, b| (b.set.len(), &a.set, a.depth).cmp(&(a.set.len(), &b.set, b.depth)));
+        entries.sort_by(|a, b| file_order((&a.set, a.depth), (&b.set, b.depth)));
         Checkpoint { game: self.space.game().spec(), pool: self.config.pool.name().to_string(), entries, bounds }
     }
 
@@ -243,4 +243,10 @@ impl OptimalSearch<'_> {
         let key = (depth, part.iter().map(|c| c.index()).collect::<Vec<u32>>());
         proven.get(&key).copied()
     }
+}
+
+/// The order of a checkpoint's lists: largest sets first, then by set and depth limit, so the
+/// same table always writes the same file.
+fn file_order((a, da): (&[u32], u8), (b, db): (&[u32], u8)) -> std::cmp::Ordering {
+    (b.len(), a, da).cmp(&(a.len(), b, db))
 }
