@@ -189,12 +189,18 @@ impl Bounds {
                 row[0] |= bit;
             };
             for (i, &a) in set.iter().enumerate() {
-                let mut j = i + 1;
+                // `a`'s own row stays in registers: updated in memory on every pair, it
+                // chained each pair's load behind the last one's store.
+                let (done, later) = seen.split_at_mut(i + 1);
+                let mut own = done[i];
+                let mut rows = later.iter_mut();
                 space.for_each_feedback(a, &set[i + 1..], |fb| {
-                    add(&mut seen[i], 1 << fb);
-                    add(&mut seen[j], 1 << fb);
-                    j += 1;
+                    add(&mut own, 1 << fb);
+                    if let Some(row) = rows.next() {
+                        add(row, 1 << fb);
+                    }
                 });
+                done[i] = own;
             }
             for (row, &guess) in seen.iter().zip(set) {
                 let cost = flat - row[0].count_ones();
