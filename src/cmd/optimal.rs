@@ -147,6 +147,9 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
             }
         }
     }
+    // Everything is written and the process is about to end: freeing the tables entry by
+    // entry would only delay the exit (25 ms of a 0.5 s run on [4,7]).
+    std::mem::forget(search);
     Ok(())
 }
 
