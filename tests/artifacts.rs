@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use mmtree::core::{score_reference, Alphabet, Game, GameSpec};
+use tempfile::TempDir;
 
 fn mmtree(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mmtree")).args(args).output().expect("run mmtree")
@@ -18,12 +19,9 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// A fresh directory per test.
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mmtree-artifacts-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory per test, removed when dropped (also after a failed assertion).
+fn tempdir(name: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("mmtree-artifacts-{name}-")).tempdir().expect("scratch directory")
 }
 
 fn p(path: &Path) -> &str {
@@ -62,7 +60,7 @@ fn assert_clean_error(out: &Output, code: i32, needle: &str) {
 #[test]
 fn stats_reads_the_same_figures_and_keys_as_solve() {
     let dir = tempdir("stats");
-    let path = dir.join("knuth.mmt");
+    let path = dir.path().join("knuth.mmt");
     let solve = mmtree(&["solve", "-n", "4", "-k", "6", "--format", "json", "-o", p(&path)]);
     assert!(solve.status.success(), "{}", stderr(&solve));
     let stats = mmtree(&["stats", p(&path), "--format", "json"]);
@@ -84,7 +82,7 @@ fn stats_reads_the_same_figures_and_keys_as_solve() {
 #[test]
 fn verify_accepts_real_trees_and_names_violations() {
     let dir = tempdir("verify");
-    let path = save(&dir, 4, 6);
+    let path = save(dir.path(), 4, 6);
     let ok = mmtree(&["verify", p(&path), "--format", "json"]);
     assert!(ok.status.success(), "{}", stderr(&ok));
     let v: serde_json::Value = serde_json::from_str(&stdout(&ok)).unwrap();
@@ -93,7 +91,7 @@ fn verify_accepts_real_trees_and_names_violations() {
     // Alter a recorded figure (with a valid checksum): verify exits 1 naming it.
     let mut file = mmtree::io::TreeFile::read(&path, mmtree::core::MemoryLimit(1 << 30)).unwrap();
     file.header.stats.total = 5800;
-    let bad = dir.join("bad.mmt");
+    let bad = dir.path().join("bad.mmt");
     file.write(&bad).unwrap();
     let out = mmtree(&["verify", p(&bad)]);
     assert_clean_error(&out, 1, "header figure 'total': expected 5801, found 5800 recorded");
@@ -104,7 +102,7 @@ fn verify_accepts_real_trees_and_names_violations() {
 #[test]
 fn trace_from_file_and_from_rule_agree_and_follow_the_rules() {
     let dir = tempdir("trace");
-    let path = save(&dir, 4, 6);
+    let path = save(dir.path(), 4, 6);
     let from_file = mmtree(&["trace", p(&path), "--secret", "5463", "--format", "json"]);
     let from_rule =
         mmtree(&["trace", "-n", "4", "-k", "6", "--valuation", "minimax", "--secret", "5463", "--format", "json"]);
@@ -152,7 +150,7 @@ fn trace_from_file_and_from_rule_agree_and_follow_the_rules() {
 #[test]
 fn dot_draws_the_thesis_figure_for_two_two() {
     let dir = tempdir("dot");
-    let path = save(&dir, 2, 2);
+    let path = save(dir.path(), 2, 2);
     let out = mmtree(&["dot", p(&path)]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
@@ -185,8 +183,8 @@ fn dot_renders_svg_with_graphviz() {
     }
     let dir = tempdir("svg");
     for (n, k, depth) in [(2u8, 2u8, None), (3, 3, None), (4, 6, Some("2"))] {
-        let path = save(&dir, n, k);
-        let svg = dir.join(format!("m{n}{k}.svg"));
+        let path = save(dir.path(), n, k);
+        let svg = dir.path().join(format!("m{n}{k}.svg"));
         let mut args = vec!["dot", p(&path), "--render", "svg", "-o", p(&svg)];
         if let Some(d) = depth {
             args.extend(["--max-depth", d]);
@@ -204,8 +202,8 @@ fn dot_renders_svg_with_graphviz() {
 #[test]
 fn render_without_graphviz_says_so() {
     let dir = tempdir("nodot");
-    let path = save(&dir, 2, 2);
-    let svg = dir.join("x.svg");
+    let path = save(dir.path(), 2, 2);
+    let svg = dir.path().join("x.svg");
     let out = Command::new(env!("CARGO_BIN_EXE_mmtree"))
         .args(["dot", p(&path), "--render", "svg", "-o", p(&svg)])
         .env("PATH", "")
@@ -219,8 +217,8 @@ fn render_without_graphviz_says_so() {
 #[test]
 fn export_json_follows_the_schema() {
     let dir = tempdir("export");
-    let path = save(&dir, 2, 2);
-    let json_path = dir.join("t.json");
+    let path = save(dir.path(), 2, 2);
+    let json_path = dir.path().join("t.json");
     let out = mmtree(&["export", p(&path), "--format", "json", "-o", p(&json_path)]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
@@ -240,10 +238,10 @@ fn export_json_follows_the_schema() {
 #[test]
 fn bad_files_are_one_line_errors() {
     let dir = tempdir("bad");
-    let path = save(&dir, 3, 3);
+    let path = save(dir.path(), 3, 3);
     let good = std::fs::read(&path).unwrap();
     let write = |name: &str, bytes: &[u8]| {
-        let f = dir.join(name);
+        let f = dir.path().join(name);
         std::fs::write(&f, bytes).unwrap();
         f
     };
@@ -275,19 +273,19 @@ fn bad_files_are_one_line_errors() {
         let out = mmtree(&["trace", p(file), "--secret", "123"]);
         assert_clean_error(&out, 2, needle);
     }
-    let missing = dir.join("missing.mmt");
+    let missing = dir.path().join("missing.mmt");
     assert_clean_error(&mmtree(&["stats", p(&missing)]), 2, "cannot read");
 }
 
 #[test]
 fn bad_secrets_and_outputs_are_refused_and_nothing_is_half_written() {
     let dir = tempdir("inputs");
-    let path = save(&dir, 3, 3);
+    let path = save(dir.path(), 3, 3);
     assert_clean_error(&mmtree(&["trace", p(&path), "--secret", "124"]), 2, "symbol '4'");
     assert_clean_error(&mmtree(&["trace", p(&path), "--secret", "12"]), 2, "has 2 symbols");
     assert_clean_error(&mmtree(&["trace", "-n", "4", "-k", "6", "--secret", "1127"]), 2, "symbol '7'");
     assert_clean_error(&mmtree(&["trace", "--secret", "1122"]), 2, "-n and -k");
-    let nowhere = dir.join("no-such-dir").join("t.mmt");
+    let nowhere = dir.path().join("no-such-dir").join("t.mmt");
     for args in [
         vec!["solve", "-n", "3", "-k", "3", "-o", p(&nowhere)],
         vec!["export", p(&path), "-o", p(&nowhere)],
@@ -297,7 +295,7 @@ fn bad_secrets_and_outputs_are_refused_and_nothing_is_half_written() {
     }
     // An existing output survives a failing command untouched, and a successful overwrite
     // leaves no temporary files behind.
-    let existing = dir.join("existing.mmt");
+    let existing = dir.path().join("existing.mmt");
     std::fs::write(&existing, b"keep me").unwrap();
     let out = mmtree(&["solve", "-n", "3", "-k", "3", "--first", "129", "-o", p(&existing)]);
     assert_eq!(out.status.code(), Some(2));
@@ -305,7 +303,7 @@ fn bad_secrets_and_outputs_are_refused_and_nothing_is_half_written() {
     let out = mmtree(&["solve", "-n", "3", "-k", "3", "-o", p(&existing), "--quiet"]);
     assert!(out.status.success());
     assert!(mmtree(&["verify", p(&existing)]).status.success());
-    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))

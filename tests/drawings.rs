@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use mmtree::core::{score_reference, Alphabet, Code, Game, GameSpec};
+use tempfile::TempDir;
 
 fn mmtree(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mmtree")).args(args).output().expect("run mmtree")
@@ -22,11 +23,9 @@ fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn tempdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mmtree-drawings-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory per test, removed when dropped (also after a failed assertion).
+fn tempdir(name: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("mmtree-drawings-{name}-")).tempdir().expect("scratch directory")
 }
 
 fn p(path: &Path) -> &str {
@@ -69,7 +68,7 @@ fn parse_dot(text: &str) -> (Vec<String>, Vec<(String, String, String)>) {
 #[test]
 fn two_two_tree_by_rounds_with_winning_edges() {
     let dir = tempdir("rounds");
-    let path = save_minimax(&dir, 2, 2);
+    let path = save_minimax(dir.path(), 2, 2);
     let text = stdout(&mmtree(&["dot", p(&path), "--labels", "rounds", "--win-edges"]));
     let (nodes, edges) = parse_dot(&text);
     let expected_nodes: BTreeSet<&str> = [
@@ -304,8 +303,8 @@ fn svg_texts(svg: &str) -> Vec<String> {
 #[test]
 fn sweep_plots_of_each_kind() {
     let dir = tempdir("plots");
-    let csv = dir.join("sweep.csv");
-    let svg = |kind: &str| dir.join(format!("{kind}.svg"));
+    let csv = dir.path().join("sweep.csv");
+    let svg = |kind: &str| dir.path().join(format!("{kind}.svg"));
     for kind in ["excess", "average", "winners"] {
         let file = svg(kind);
         let mut args = vec!["sweep", "-n", "2..=3", "-k", "2..=4", "-q", "--format", "csv", "-o", p(&csv)];
@@ -365,7 +364,7 @@ fn refused(args: &[&str], needle: &str) {
 #[test]
 fn bad_input_is_one_line_and_exit_two() {
     let dir = tempdir("bad");
-    let path = save_minimax(&dir, 2, 2);
+    let path = save_minimax(dir.path(), 2, 2);
     refused(&["dot", p(&path), "--labels", "colours"], "invalid value 'colours' for '--labels");
     refused(&["dot", p(&path), "--rankdir", "UP"], "--rankdir");
     refused(&["states", "-n", "4", "-k", "6"], "[4,6] has 1296 codes");
@@ -375,14 +374,14 @@ fn bad_input_is_one_line_and_exit_two() {
     let mut bytes = std::fs::read(&path).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0xff;
-    let corrupt = dir.join("corrupt.mmt");
+    let corrupt = dir.path().join("corrupt.mmt");
     std::fs::write(&corrupt, bytes).unwrap();
     refused(&["dot", p(&corrupt), "--labels", "rounds"], "checksum mismatch");
-    let page = dir.join("tree.html");
+    let page = dir.path().join("tree.html");
     refused(&["html", p(&corrupt), "-o", p(&page)], "checksum mismatch");
     assert!(!page.exists(), "nothing written for a corrupt file");
-    refused(&["html", p(&path), "-o", p(&dir.join("no-such-dir").join("t.html"))], "does not exist");
-    let html = dir.join("m22.html");
+    refused(&["html", p(&path), "-o", p(&dir.path().join("no-such-dir").join("t.html"))], "does not exist");
+    let html = dir.path().join("m22.html");
     refused(&["html", p(&path), "-o", p(&path)], "names the same file as the tree file");
     // Without -o the page goes beside the tree file.
     stdout(&mmtree(&["html", p(&path)]));

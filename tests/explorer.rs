@@ -16,6 +16,7 @@ use std::process::Command;
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use serde_json::Value;
+use tempfile::TempDir;
 
 use mmtree::core::{score_reference, Alphabet, Code, CodeSpace, MemoryLimit, Node, NodeId};
 use mmtree::io::TreeFile;
@@ -27,11 +28,10 @@ fn mmtree(args: &[&str]) {
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mmtree-explorer-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for the trees, pages and browser profile, removed when dropped (also
+/// after a failed assertion).
+fn scratch() -> TempDir {
+    tempfile::Builder::new().prefix("mmtree-explorer-").tempdir().expect("scratch directory")
 }
 
 fn p(path: &Path) -> &str {
@@ -194,11 +194,11 @@ fn explorer_in_a_headless_browser() {
         return;
     };
     let dir = scratch();
-    let knuth = build(&dir, "m46", &["-n", "4", "-k", "6", "--valuation", "minimax"]);
-    let small = build(&dir, "m33", &["-n", "3", "-k", "3", "--valuation", "entropy"]);
-    let bulls = build(&dir, "bc", &["-n", "4", "-k", "10", "--distinct", "--symbols", "0123456789"]);
+    let knuth = build(dir.path(), "m46", &["-n", "4", "-k", "6", "--valuation", "minimax"]);
+    let small = build(dir.path(), "m33", &["-n", "3", "-k", "3", "--valuation", "entropy"]);
+    let bulls = build(dir.path(), "bc", &["-n", "4", "-k", "10", "--distinct", "--symbols", "0123456789"]);
     browser::runtime().block_on(async {
-        let browser = Browser::start(&chromium, &chromedriver, &dir).await;
+        let browser = Browser::start(&chromium, &chromedriver, dir.path()).await;
 
         // [4,6], Knuth's tree: 5801 guesses in all, at most 5 (Knuth 1977).
         browser.open(&knuth.page).await;

@@ -18,7 +18,7 @@
 //! A failing input is kept in the temporary directory named in the panic message.
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -275,10 +275,9 @@ fn seeds(dir: &Path) -> Vec<(Kind, Vec<u8>)> {
 fn mutated_inputs_never_crash_hang_or_lose_files() {
     let inputs: usize = std::env::var("MMTREE_FUZZ_INPUTS").ok().and_then(|v| v.parse().ok()).unwrap_or(DEFAULT_INPUTS);
     let seed: u64 = std::env::var("MMTREE_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
-    let dir: PathBuf = std::env::temp_dir().join(format!("mmtree-fuzz-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    let seeds = seeds(&dir);
+    // Removed when dropped, unless an input fails: then it is kept with the seeds.
+    let mut dir = tempfile::Builder::new().prefix("mmtree-fuzz-").tempdir().expect("scratch directory");
+    let seeds = seeds(dir.path());
     let mut rng = Rng(seed);
     let start = Instant::now();
     let (mut runs, mut codes) = (0usize, [0usize; 3]);
@@ -287,16 +286,17 @@ fn mutated_inputs_never_crash_hang_or_lose_files() {
         let same: Vec<Vec<u8>> = seeds.iter().filter(|(k, _)| *k == kind).map(|(_, b)| b.clone()).collect();
         let base = rng.pick(&same).clone();
         let bytes = mutate(&mut rng, &base, &same, kind);
-        let input = dir.join(format!("input-{i}.{}", kind.extension()));
-        let output = dir.join(format!("output-{i}"));
+        let input = dir.path().join(format!("input-{i}.{}", kind.extension()));
+        let output = dir.path().join(format!("output-{i}"));
         for args in commands(kind, input.to_str().expect("UTF-8 path")) {
             std::fs::write(&input, &bytes).expect("write input");
             std::fs::write(&output, SENTINEL).expect("write sentinel");
             let args: Vec<String> =
                 args.into_iter().map(|a| if a == "OUT" { output.to_string_lossy().into_owned() } else { a }).collect();
-            let keep = |why: &str| -> ! {
-                let kept = dir.join(format!("failing-{i}.{}", kind.extension()));
+            let mut keep = |why: &str| -> ! {
+                let kept = dir.path().join(format!("failing-{i}.{}", kind.extension()));
                 std::fs::write(&kept, &bytes).expect("keep the failing input");
+                dir.disable_cleanup(true);
                 panic!("{why}\n  command: mmtree {}\n  input kept in {}", args.join(" "), kept.display());
             };
             let Some(out) = run_limited(&args) else { keep("no exit within the time bound") };
@@ -332,5 +332,4 @@ fn mutated_inputs_never_crash_hang_or_lose_files() {
         codes[2],
         start.elapsed().as_secs_f64()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -24,9 +24,9 @@ fn tree_files_are_unchanged() {
         })
         .collect();
     let slow = std::env::var_os("MMTREE_SLOW_TESTS").is_some();
-    let dir = std::env::temp_dir().join(format!("mmtree-golden-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("t.mmt");
+    // Removed when dropped, also after a failed assertion.
+    let dir = tempfile::Builder::new().prefix("mmtree-golden-").tempdir().unwrap();
+    let path = dir.path().join("t.mmt");
     let mut checked = 0;
     for line in GAMES.lines().filter(|l| !l.is_empty() && !l.starts_with('#')) {
         let (is_slow, args) = match line.strip_prefix("slow ") {
@@ -50,6 +50,5 @@ fn tree_files_are_unchanged() {
         assert_eq!((file.len() as u64, digest.as_str()), (bytes, sum), "the tree of 'mmtree {args}' changed");
         checked += 1;
     }
-    std::fs::remove_dir_all(&dir).unwrap();
     assert!(checked >= 70, "only {checked} trees checked");
 }

@@ -13,6 +13,7 @@ use std::process::{Command, Output, Stdio};
 
 use mmtree::core::{CodeSpace, GameSpec, MemoryLimit, Node};
 use mmtree::io::{fnv1a64, TreeFile};
+use tempfile::TempDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mmtree");
 
@@ -42,12 +43,10 @@ fn succeeded(out: &Output) {
     assert!(out.status.success(), "exit {:?}: {}", out.status.code(), stderr(out));
 }
 
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mmtree-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+/// A fresh directory for one test, removed when dropped (also after a failed assertion).
+fn scratch(name: &str) -> TempDir {
+    let dir = tempfile::Builder::new().prefix(&format!("mmtree-hostile-{name}-")).tempdir().expect("scratch directory");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     dir
 }
 
@@ -84,7 +83,7 @@ mod outputs {
         let dir = scratch("device");
         // As root a bug could replace the machine's /dev/null: use a private node instead.
         let node = if is_root() {
-            let node = dir.join("null");
+            let node = dir.path().join("null");
             let made = Command::new("mknod").args([p(&node), "c", "1", "3"]).status();
             if !made.is_ok_and(|s| s.success()) {
                 eprintln!("skipped: mknod is not available");
@@ -106,8 +105,8 @@ mod outputs {
     #[test]
     fn fifos_are_written_in_place() {
         let dir = scratch("fifo");
-        let input = tree(&dir, "a.mmt");
-        let fifo = dir.join("pipe");
+        let input = tree(dir.path(), "a.mmt");
+        let fifo = dir.path().join("pipe");
         assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
         let reader = {
             let fifo = fifo.clone();
@@ -121,33 +120,33 @@ mod outputs {
     #[test]
     fn symbolic_links_are_followed_to_their_target() {
         let dir = scratch("links");
-        let input = tree(&dir, "a.mmt");
-        let target = dir.join("target.dot");
+        let input = tree(dir.path(), "a.mmt");
+        let target = dir.path().join("target.dot");
         std::fs::write(&target, "old").unwrap();
-        let link = dir.join("link.dot");
+        let link = dir.path().join("link.dot");
         std::os::unix::fs::symlink("target.dot", &link).unwrap();
         succeeded(&mmtree(&["dot", p(&input), "-o", p(&link)]));
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
         assert!(std::fs::read_to_string(&target).unwrap().starts_with("digraph"));
         // A dangling link creates its target.
-        let dangling = dir.join("dangling.json");
+        let dangling = dir.path().join("dangling.json");
         std::os::unix::fs::symlink("created.json", &dangling).unwrap();
         succeeded(&mmtree(&["export", p(&input), "-o", p(&dangling)]));
         assert!(std::fs::symlink_metadata(&dangling).unwrap().file_type().is_symlink());
-        assert!(std::fs::read_to_string(dir.join("created.json")).unwrap().starts_with('{'));
+        assert!(std::fs::read_to_string(dir.path().join("created.json")).unwrap().starts_with('{'));
     }
 
     #[test]
     fn read_only_files_are_refused_and_modes_are_kept() {
         let dir = scratch("modes");
-        let input = tree(&dir, "a.mmt");
-        let locked = dir.join("locked.dot");
+        let input = tree(dir.path(), "a.mmt");
+        let locked = dir.path().join("locked.dot");
         std::fs::write(&locked, "keep me").unwrap();
         std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o444)).unwrap();
         refused(&mmtree(&["dot", p(&input), "-o", p(&locked)]), "read-only");
         assert_eq!(std::fs::read_to_string(&locked).unwrap(), "keep me");
         assert_eq!(std::fs::metadata(&locked).unwrap().permissions().mode() & 0o777, 0o444);
-        let private = dir.join("private.dot");
+        let private = dir.path().join("private.dot");
         std::fs::write(&private, "old").unwrap();
         std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o640)).unwrap();
         succeeded(&mmtree(&["dot", p(&input), "-o", p(&private)]));
@@ -158,7 +157,7 @@ mod outputs {
     #[test]
     fn dash_and_dev_stdout_write_to_standard_output() {
         let dir = scratch("stdout");
-        let input = tree(&dir, "a.mmt");
+        let input = tree(dir.path(), "a.mmt");
         for target in ["-", "/dev/stdout"] {
             let out = mmtree(&["dot", p(&input), "-o", target]);
             succeeded(&out);
@@ -180,12 +179,12 @@ mod outputs {
     #[test]
     fn an_output_naming_an_input_or_another_output_is_refused() {
         let dir = scratch("same");
-        let a = tree(&dir, "a.mmt");
+        let a = tree(dir.path(), "a.mmt");
         let before = std::fs::read(&a).unwrap();
-        let in_dir = |name: &str| p(&dir.join(name)).to_string();
-        std::fs::hard_link(&a, dir.join("hard.mmt")).unwrap();
-        std::os::unix::fs::symlink("a.mmt", dir.join("soft.mmt")).unwrap();
-        let dotted = format!("{}/./a.mmt", p(&dir));
+        let in_dir = |name: &str| p(&dir.path().join(name)).to_string();
+        std::fs::hard_link(&a, dir.path().join("hard.mmt")).unwrap();
+        std::os::unix::fs::symlink("a.mmt", dir.path().join("soft.mmt")).unwrap();
+        let dotted = format!("{}/./a.mmt", p(dir.path()));
         let csv = in_dir("s.csv");
         succeeded(&mmtree(&["sweep", "-n", "2", "-k", "2", "-q", "--format", "csv", "-o", &csv]));
         let csv_before = std::fs::read(&csv).unwrap();
@@ -205,7 +204,7 @@ mod outputs {
         assert_eq!(std::fs::read(&a).unwrap(), before, "the input is untouched");
         assert_eq!(std::fs::read(&csv).unwrap(), csv_before, "the input is untouched");
         for name in ["x", "t.csv", "f.md"] {
-            assert!(!dir.join(name).exists(), "{name} was written");
+            assert!(!dir.path().join(name).exists(), "{name} was written");
         }
         // /dev/null may take any number of outputs.
         if !is_root() {
@@ -216,8 +215,8 @@ mod outputs {
     #[test]
     fn output_paths_are_checked_before_the_work() {
         let dir = scratch("checked");
-        let a = tree(&dir, "a.mmt");
-        let csv = dir.join("s.csv");
+        let a = tree(dir.path(), "a.mmt");
+        let csv = dir.path().join("s.csv");
         succeeded(&mmtree(&["sweep", "-n", "2", "-k", "2", "-q", "--format", "csv", "-o", p(&csv)]));
         let missing = "/nonexistent-mmtree-dir/out";
         for args in [
@@ -234,8 +233,8 @@ mod outputs {
         ] {
             refused(&mmtree(&args), "output directory '/nonexistent-mmtree-dir' does not exist");
         }
-        refused(&mmtree(&["solve", "-n", "3", "-k", "3", "-o", p(&dir)]), "it is a directory");
-        refused(&mmtree(&["optimal", "-n", "2", "-k", "3", "--checkpoint", p(&dir)]), "it is a directory");
+        refused(&mmtree(&["solve", "-n", "3", "-k", "3", "-o", p(dir.path())]), "it is a directory");
+        refused(&mmtree(&["optimal", "-n", "2", "-k", "3", "--checkpoint", p(dir.path())]), "it is a directory");
     }
 
     #[test]
@@ -245,7 +244,7 @@ mod outputs {
             return;
         }
         let dir = scratch("unwritable");
-        let locked = dir.join("locked");
+        let locked = dir.path().join("locked");
         std::fs::create_dir(&locked).unwrap();
         std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
         refused(&mmtree(&["solve", "-n", "3", "-k", "3", "-o", p(&locked.join("t.mmt"))]), "cannot write");
@@ -269,7 +268,7 @@ mod inputs {
     #[test]
     fn a_header_claiming_a_huge_game_is_refused_before_allocating() {
         let dir = scratch("claim");
-        let path = huge_claim(&dir);
+        let path = huge_claim(dir.path());
         for command in ["stats", "verify", "dot", "export"] {
             refused(&mmtree(&[command, p(&path)]), "cannot hold a strategy tree of [8,9]");
         }
@@ -283,9 +282,10 @@ mod inputs {
     fn endless_and_oversized_inputs_are_read_with_a_bound() {
         refused(&mmtree(&["stats", "/dev/zero"]), "wrong magic bytes");
         // A stream announcing a 1 TiB body is refused after its 20-byte prefix.
-        let mut prefix =
-            TreeFile::from_bytes(&std::fs::read(tree(&scratch("stream"), "a.mmt")).unwrap()).unwrap().to_bytes()[..12]
-                .to_vec();
+        let mut prefix = TreeFile::from_bytes(&std::fs::read(tree(scratch("stream").path(), "a.mmt")).unwrap())
+            .unwrap()
+            .to_bytes()[..12]
+            .to_vec();
         prefix.extend_from_slice(&(1u64 << 40).to_le_bytes());
         let mut child = Command::new(BIN)
             .args(["stats", "-"])
@@ -305,7 +305,7 @@ mod inputs {
         refused(&out, "the most mmtree reads as a tree file");
         // A regular file shorter than it announces is refused without reading on.
         let dir = scratch("short");
-        let short = dir.join("short.mmt");
+        let short = dir.path().join("short.mmt");
         std::fs::write(&short, &prefix).unwrap();
         refused(&mmtree(&["stats", p(&short)]), "truncated");
     }
@@ -319,7 +319,7 @@ mod inputs {
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
         assert!(stderr(&out).contains("standard input: line 1 is longer than 4096 bytes"), "{}", stderr(&out));
         let dir = scratch("play");
-        let latin1 = dir.join("moves.txt");
+        let latin1 = dir.path().join("moves.txt");
         std::fs::write(&latin1, b"1122\r\n12\xe94\n").unwrap();
         let out = play(std::fs::File::open(&latin1).unwrap().into());
         assert_eq!(out.status.code(), Some(2));
@@ -334,7 +334,7 @@ mod inputs {
     #[test]
     fn directories_and_non_utf8_text_are_bad_input() {
         let dir = scratch("inputs");
-        let d = p(&dir);
+        let d = p(dir.path());
         for args in [
             vec!["stats", d],
             vec!["verify", d],
@@ -347,13 +347,13 @@ mod inputs {
         ] {
             refused(&mmtree(&args), "is a directory");
         }
-        let binary = dir.join("latin1.txt");
+        let binary = dir.path().join("latin1.txt");
         std::fs::write(&binary, b"n,k\n4,6 caf\xe9\n").unwrap();
         let b = p(&binary);
         for args in [vec!["merge", b], vec!["sweep", "-n", "2", "-k", "2", "--resume", b], vec!["games", "graph", b]] {
             refused(&mmtree(&args), "is not UTF-8 text (invalid bytes on line 2)");
         }
-        refused(&mmtree(&["merge", p(&dir.join("missing.csv"))]), "no such file");
+        refused(&mmtree(&["merge", p(&dir.path().join("missing.csv"))]), "no such file");
     }
 }
 
@@ -374,16 +374,16 @@ mod messages {
     #[test]
     fn exit_codes_follow_one_rule() {
         let dir = scratch("codes");
-        let a = tree(&dir, "a.mmt");
-        let bad_checkpoint = dir.join("ck.json");
+        let a = tree(dir.path(), "a.mmt");
+        let bad_checkpoint = dir.path().join("ck.json");
         std::fs::write(&bad_checkpoint, "{not json").unwrap();
         // Bad input: 2.
         for args in [
-            vec!["merge", p(&dir)],
+            vec!["merge", p(dir.path())],
             vec!["optimal", "-n", "2", "-k", "3", "--checkpoint", p(&bad_checkpoint)],
             vec!["first-guesses", "-n", "2", "-k", "2", "--plot", "/nonexistent-mmtree-dir/p.svg"],
-            vec!["sweep", "-n", "2", "-k", "2", "--resume", p(&dir)],
-            vec!["stats", p(&dir.join("missing.mmt"))],
+            vec!["sweep", "-n", "2", "-k", "2", "--resume", p(dir.path())],
+            vec!["stats", p(&dir.path().join("missing.mmt"))],
         ] {
             assert_eq!(mmtree(&args).status.code(), Some(2), "{args:?}");
         }
@@ -392,7 +392,7 @@ mod messages {
         assert_eq!(stopped.status.code(), Some(1), "{}", stderr(&stopped));
         let mut file = TreeFile::from_bytes(&std::fs::read(&a).unwrap()).unwrap();
         file.header.stats.total += 1;
-        let tampered = dir.join("tampered.mmt");
+        let tampered = dir.path().join("tampered.mmt");
         std::fs::write(&tampered, file.to_bytes()).unwrap();
         assert_eq!(mmtree(&["verify", p(&tampered)]).status.code(), Some(1));
     }
@@ -408,7 +408,7 @@ mod messages {
     #[test]
     fn flags_that_would_be_ignored_are_refused() {
         let dir = scratch("ignored");
-        let a = tree(&dir, "a.mmt");
+        let a = tree(dir.path(), "a.mmt");
         for flags in [&["--lookahead", "2"][..], &["--pool", "candidates"], &["--valuation", "entropy"], &["-n", "3"]] {
             let mut args = vec!["trace", p(&a), "--secret", "123"];
             args.extend_from_slice(flags);
@@ -437,7 +437,7 @@ mod messages {
         // guess of the tree is a candidate of its state, and the play is that of --pool all.
         let dir = scratch("first-candidate");
         let load = |pool: &str| {
-            let path = dir.join(format!("{pool}.mmt"));
+            let path = dir.path().join(format!("{pool}.mmt"));
             let args = ["solve", "-n", "4", "-k", "4", "-q", "--valuation", "first-candidate", "--pool", pool];
             succeeded(&mmtree(&[&args[..], &["-o", p(&path)]].concat()));
             TreeFile::from_bytes(&std::fs::read(&path).unwrap()).unwrap()
@@ -480,17 +480,17 @@ mod messages {
     fn corrupt_tree_files_are_described_in_words_the_same_by_every_command() {
         let dir = scratch("corrupt");
         // The flag `prefer_candidates` follows the tie order's name in the header.
-        let flag = edited(&dir, "flag.mmt", |b| {
+        let flag = edited(dir.path(), "flag.mmt", |b| {
             let at = position(b, b"smallest") + "smallest".len();
             b[at] = 7;
         });
         // The game's variant (a two-valued tag) is the header's third byte.
-        let variant = edited(&dir, "variant.mmt", |b| b[22] = 5);
-        let bogus = edited(&dir, "bogus.mmt", |b| {
+        let variant = edited(dir.path(), "variant.mmt", |b| b[22] = 5);
+        let bogus = edited(dir.path(), "bogus.mmt", |b| {
             let at = position(b, b"minimax");
             b[at..at + 7].copy_from_slice(b"maximin");
         });
-        let last_node = edited(&dir, "node.mmt", |b| {
+        let last_node = edited(dir.path(), "node.mmt", |b| {
             let at = b.len() - 9;
             b[at] = 0xff;
         });
@@ -535,7 +535,7 @@ mod messages {
         assert!(!stderr(&out).contains('\u{1b}'));
         // Text from a file is escaped too, in every message.
         let dir = scratch("escapes");
-        let table = dir.join("s.csv");
+        let table = dir.path().join("s.csv");
         let header = "n,k,variant,feedback,valuation,pool,ties,first_guess,max,total,average,histogram,skipped";
         std::fs::write(
             &table,
@@ -566,11 +566,11 @@ mod games {
     fn long_cycles_and_chains_fit_the_stack() {
         let dir = scratch("graphs");
         let n = 100_000;
-        let cycle = graph_file(&dir, "cycle.dot", (0..n).map(|i| (i, (i + 1) % n)));
+        let cycle = graph_file(dir.path(), "cycle.dot", (0..n).map(|i| (i, (i + 1) % n)));
         let out = mmtree(&["games", "graph", p(&cycle)]);
         refused(&out, "the game graph has a cycle through node \"n0\"");
         assert!(stderr(&out).contains("-> ... -> n99999 -> n0, 100000 moves"), "{}", stderr(&out));
-        let chain = graph_file(&dir, "chain.dot", (0..n - 1).map(|i| (i, i + 1)));
+        let chain = graph_file(dir.path(), "chain.dot", (0..n - 1).map(|i| (i, i + 1)));
         let out = mmtree(&["games", "graph", p(&chain), "--format", "csv"]);
         succeeded(&out);
         // Positions alternate from the terminal end: n99999 is P, n99998 N, ..., n0 N.

@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+use tempfile::TempDir;
+
 fn mmtree(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_mmtree")).args(args).output().expect("runs mmtree")
 }
@@ -10,6 +12,11 @@ fn json(args: &[&str]) -> serde_json::Value {
     let out = mmtree(args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+/// A fresh directory per test, removed when dropped (also after a failed assertion).
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("mmtree-optimal-{name}-")).tempdir().unwrap()
 }
 
 #[test]
@@ -46,9 +53,8 @@ fn impossible_depth_is_reported() {
 
 #[test]
 fn tree_file_is_written() {
-    let dir = std::env::temp_dir().join(format!("mmtree-optimal-tree-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("3x3.mmt");
+    let dir = scratch("tree");
+    let path = dir.path().join("3x3.mmt");
     let v = json(&["optimal", "-n", "3", "-k", "3", "-o", path.to_str().unwrap(), "--format", "json", "-q"]);
     assert_eq!(v["total"], 73);
     // A normal tree file: the independent checker accepts it and reads back the same figures.
@@ -56,14 +62,12 @@ fn tree_file_is_written() {
     assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stderr));
     let stats = json(&["stats", path.to_str().unwrap(), "--format", "json"]);
     assert_eq!((stats["total"].as_u64(), stats["valuation"].as_str()), (Some(73), Some("optimal-average")));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn interrupted_search_resumes_from_its_checkpoint() {
-    let dir = std::env::temp_dir().join(format!("mmtree-optimal-ckpt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let ckpt = dir.join("4x6.ckpt");
+    let dir = scratch("ckpt");
+    let ckpt = dir.path().join("4x6.ckpt");
     let c = ckpt.to_str().unwrap();
     let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "--stop-after-nodes", "700", "-q"]);
     assert_eq!(out.status.code(), Some(1));
@@ -88,7 +92,6 @@ fn interrupted_search_resumes_from_its_checkpoint() {
     // A checkpoint of another game is refused as bad input.
     let out = mmtree(&["optimal", "-n", "3", "-k", "3", "--checkpoint", c, "-q"]);
     assert_eq!(out.status.code(), Some(2));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -109,9 +112,8 @@ fn bad_depth_is_a_usage_error() {
 
 #[test]
 fn a_tampered_checkpoint_is_refused_naming_the_entry() {
-    let dir = std::env::temp_dir().join(format!("mmtree-optimal-tampered-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let ckpt = dir.join("4x6.ckpt");
+    let dir = scratch("tampered");
+    let ckpt = dir.path().join("4x6.ckpt");
     let c = ckpt.to_str().unwrap();
     let v = json(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "--format", "json", "-q"]);
     assert_eq!(v["total"], 5625);
@@ -143,14 +145,12 @@ fn a_tampered_checkpoint_is_refused_naming_the_entry() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(out.stdout.is_empty());
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_node_limit_reports_a_repeatable_bracket_and_a_verified_tree() {
-    let dir = std::env::temp_dir().join(format!("mmtree-optimal-anytime-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("best.mmt");
+    let dir = scratch("anytime");
+    let path = dir.path().join("best.mmt");
     let p = path.to_str().unwrap();
     let args = ["optimal", "-n", "4", "-k", "6", "--node-limit", "200", "--format", "json", "-q", "-o", p];
     let v = json(&args);
@@ -178,5 +178,4 @@ fn a_node_limit_reports_a_repeatable_bracket_and_a_verified_tree() {
         let out = mmtree(&["optimal", "-n", "4", "-k", "6", bad[0], bad[1], "-q"]);
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,10 +2,10 @@
 //! Lin's optimal two-peg totals, shards, merge refusals, resume, skipped rows, and plots.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use tempfile::TempDir;
 
 fn mmtree(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mmtree")).args(args).output().expect("the mmtree binary runs")
@@ -21,10 +21,9 @@ fn json_lines(text: &str) -> Vec<Value> {
     text.lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mmtree-sweep-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+/// A fresh directory per test, removed when dropped (also after a failed assertion).
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new().prefix(&format!("mmtree-sweep-test-{name}-")).tempdir().expect("temp dir")
 }
 
 fn key(row: &Value) -> String {
@@ -121,7 +120,7 @@ fn shards_are_disjoint_cover_the_grid_and_merge_back() {
         for row in &rows {
             assert!(seen.insert(key(row)), "row {row} in two shards");
         }
-        let file = dir.join(format!("s{i}.csv"));
+        let file = dir.path().join(format!("s{i}.csv"));
         ok(&[&["sweep", "--format", "csv", "--shard", &shard, "-o", file.to_str().unwrap()][..], &grid].concat());
         files.push(file);
     }
@@ -134,7 +133,7 @@ fn shards_are_disjoint_cover_the_grid_and_merge_back() {
 #[test]
 fn merge_refuses_overlapping_and_inconsistent_rows() {
     let dir = scratch("merge");
-    let a = dir.join("a.csv");
+    let a = dir.path().join("a.csv");
     let a = a.to_str().unwrap();
     ok(&["sweep", "-n", "3", "-k", "3", "--valuation", "minimax", "--format", "csv", "-o", a, "-q"]);
     let out = mmtree(&["merge", a, a]);
@@ -147,7 +146,7 @@ fn merge_refuses_overlapping_and_inconsistent_rows() {
     for (column, value) in [(9, "999"), (8, "9"), (11, "1 2 3"), (10, "1.234")] {
         let mut bad = row.clone();
         bad[column] = value;
-        let file = dir.join(format!("bad{column}.csv"));
+        let file = dir.path().join(format!("bad{column}.csv"));
         std::fs::write(&file, format!("{}\n{}\n", text.lines().next().unwrap(), bad.join(","))).unwrap();
         let out = mmtree(&["merge", file.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2), "column {column} changed to {value}");
@@ -168,7 +167,7 @@ fn resume_keeps_earlier_rows_and_computes_the_rest() {
     let changed = if original == "13" { "12" } else { "13" };
     first[7] = changed;
     let partial = format!("{}\n{}\n{}\n", lines[0], first.join(","), lines[2]);
-    let file = dir.join("out.csv");
+    let file = dir.path().join("out.csv");
     std::fs::write(&file, partial).unwrap();
     let path = file.to_str().unwrap();
     ok(&[&["sweep", "--resume", path, "-o", path][..], &grid].concat());
@@ -220,11 +219,11 @@ fn games_that_do_not_fit_become_skipped_rows() {
 #[test]
 fn markdown_output_file_and_bad_input() {
     let dir = scratch("md");
-    let file = dir.join("out.md");
+    let file = dir.path().join("out.md");
     ok(&["sweep", "-n", "2", "-k", "2..=3", "-o", file.to_str().unwrap(), "-q"]);
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("| 2 | 3 | repetition | black-white | minimax |"));
-    assert!(!dir.join("out.md.partial.csv").exists(), "the progress file is removed");
+    assert!(!dir.path().join("out.md.partial.csv").exists(), "the progress file is removed");
     for bad in [
         &["sweep", "-n", "0..=3", "-k", "2"][..],
         &["sweep", "-n", "5..2", "-k", "2"],
@@ -251,7 +250,7 @@ fn svg_texts(svg: &str) -> Vec<String> {
 #[test]
 fn plots_are_svg_with_one_line_per_series() {
     let dir = scratch("plot");
-    let file = dir.join("sweep.svg");
+    let file = dir.path().join("sweep.svg");
     ok(&["sweep", "-n", "2..=3", "-k", "2..=4", "--plot", file.to_str().unwrap(), "-q"]);
     let svg = std::fs::read_to_string(&file).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
@@ -262,7 +261,7 @@ fn plots_are_svg_with_one_line_per_series() {
     // Series are drawn 2 px wide: 2 panels x 4 valuations, plus one legend mark each.
     assert_eq!(svg.split("<polyline").skip(1).filter(|p| p.contains("stroke-width=\"2\"")).count(), 2 * 4 + 4);
 
-    let file = dir.join("first.svg");
+    let file = dir.path().join("first.svg");
     ok(&[
         "first-guesses",
         "-n",
@@ -364,7 +363,7 @@ fn resume_keeps_rows_outside_the_grid() {
     let dir = scratch("outside");
     let grid = ["-n", "2..=3", "-k", "2..=3", "--valuation", "minimax,entropy", "--format", "csv", "-q"];
     let full = ok(&[&["sweep"][..], &grid].concat());
-    let file = dir.join("slice.csv");
+    let file = dir.path().join("slice.csv");
     let path = file.to_str().unwrap();
     // Slice 1 resumed with --shard 2/2 (say, a wrong job-array index): slice 1's rows stay.
     ok(&[&["sweep", "--shard", "1/2", "-o", path][..], &grid].concat());
@@ -399,7 +398,7 @@ fn resume_keeps_rows_outside_the_grid() {
 #[test]
 fn resume_recomputes_skipped_rows_that_now_fit() {
     let dir = scratch("skipped");
-    let file = dir.join("s.json");
+    let file = dir.path().join("s.json");
     let path = file.to_str().unwrap();
     let grid = ["-n", "2,4", "-k", "6", "--valuation", "minimax", "--format", "json", "-q", "-o", path];
     ok(&[&["sweep", "--memory-limit", "100K"][..], &grid].concat());
@@ -434,7 +433,7 @@ fn markdown_and_latex_sweeps_resume() {
         let expected = full.replace(&original, &changed);
 
         // A finished table, resumed with a wider grid: its rows are kept, the new ones added.
-        let file = dir.join(format!("finished.{ext}"));
+        let file = dir.path().join(format!("finished.{ext}"));
         let path = file.to_str().unwrap();
         ok(&[&grid("2..=3")[..], &["-o", path]].concat());
         let finished = std::fs::read_to_string(&file).unwrap();
@@ -443,9 +442,9 @@ fn markdown_and_latex_sweeps_resume() {
         assert_eq!(std::fs::read_to_string(&file).unwrap(), expected, "{format}: finished table resumed");
 
         // An interrupted run: only FILE.partial.csv exists; its rows are kept.
-        let file = dir.join(format!("killed.{ext}"));
+        let file = dir.path().join(format!("killed.{ext}"));
         let path = file.to_str().unwrap();
-        let partial = dir.join(format!("killed.{ext}.partial.csv"));
+        let partial = dir.path().join(format!("killed.{ext}.partial.csv"));
         let csv = ok(&["sweep", "-n", "2..=3", "-k", "3", "--valuation", "minimax", "--format", "csv", "-q"]);
         let row = csv.lines().find(|l| l.starts_with("2,3,")).unwrap();
         std::fs::write(&partial, csv.replace(row, &with_field(row, ",", 7, &other_code(&code)))).unwrap();
@@ -461,7 +460,7 @@ fn a_cut_off_last_line_is_computed_again() {
     for format in ["csv", "json"] {
         let grid = ["-n", "2..=3", "-k", "2..=3", "--format", format, "-q"];
         let full = ok(&[&["sweep"][..], &grid].concat());
-        let file = dir.join(format!("r.{format}"));
+        let file = dir.path().join(format!("r.{format}"));
         let path = file.to_str().unwrap();
         // Killed while writing the last row: 20 bytes short, no newline.
         std::fs::write(&file, &full[..full.len() - 20]).unwrap();
@@ -495,7 +494,7 @@ fn merge_and_resume_check_rows_the_same_way() {
         ("2,2,repetition,black-white,minimax,all,smallest,11,3,18446744073709551616,2.000,1 2 1,", "out of range"),
     ];
     for (i, (row, expected)) in bad_rows.iter().enumerate() {
-        let file = dir.join(format!("bad{i}.csv"));
+        let file = dir.path().join(format!("bad{i}.csv"));
         let path = file.to_str().unwrap();
         let text = format!("{HEADER}\n{good}\n{row}\n");
         std::fs::write(&file, &text).unwrap();
@@ -506,7 +505,7 @@ fn merge_and_resume_check_rows_the_same_way() {
 
     // The same key twice: merge refuses any overlap; resume accepts a copy but refuses two
     // different solved rows instead of picking one.
-    let same = dir.join("same.csv");
+    let same = dir.path().join("same.csv");
     std::fs::write(&same, format!("{HEADER}\n{good}\n{good}\n")).unwrap();
     refused(&["merge", same.to_str().unwrap()], "overlapping rows");
     let path = same.to_str().unwrap();
@@ -527,7 +526,7 @@ fn merge_and_resume_check_rows_the_same_way() {
         path,
     ]);
     assert_eq!(std::fs::read_to_string(&same).unwrap(), format!("{HEADER}\n{good}\n"));
-    let conflict = dir.join("conflict.csv");
+    let conflict = dir.path().join("conflict.csv");
     let other = good.replace(",11,", ",12,");
     std::fs::write(&conflict, format!("{HEADER}\n{good}\n{other}\n")).unwrap();
     let path = conflict.to_str().unwrap();
@@ -544,24 +543,24 @@ fn bad_input_is_refused_with_exit_2() {
     // A byte order mark (as spreadsheet programs write) is not part of the first column's name.
     for format in ["csv", "json"] {
         let rows = ok(&["sweep", "-n", "2", "-k", "2..=3", "--format", format, "-q"]);
-        let file = dir.join(format!("bom.{format}"));
+        let file = dir.path().join(format!("bom.{format}"));
         std::fs::write(&file, format!("\u{feff}{rows}")).unwrap();
         assert_eq!(ok(&["merge", file.to_str().unwrap(), "--format", format]), rows);
     }
     // Not text, a directory, a missing output directory, an output that is a directory.
-    let binary = dir.join("binary.csv");
+    let binary = dir.path().join("binary.csv");
     std::fs::write(&binary, b"n,k\n\xff\xfe\n").unwrap();
     let binary = binary.to_str().unwrap();
     refused(&["merge", binary], "not UTF-8");
     refused(&["sweep", "-n", "2", "-k", "2", "--resume", binary], "not UTF-8");
-    let folder = dir.to_str().unwrap();
+    let folder = dir.path().to_str().unwrap();
     refused(&["merge", folder], "is a directory");
     refused(&["merge", "/dev/zero"], "is larger than 64.0 MiB");
     refused(&["sweep", "-n", "2", "-k", "2", "--resume", folder], "is a directory");
     refused(&["sweep", "-n", "2", "-k", "2", "-o", folder], "is a directory");
     refused(&["sweep", "-n", "2", "-k", "2", "-o", "/nonexistent/s.csv"], "does not exist");
     refused(&["sweep", "-n", "2", "-k", "2", "--plot", "/nonexistent/s.svg"], "does not exist");
-    let rows = dir.join("rows.csv");
+    let rows = dir.path().join("rows.csv");
     ok(&["sweep", "-n", "2", "-k", "2", "--format", "csv", "-q", "-o", rows.to_str().unwrap()]);
     refused(&["merge", rows.to_str().unwrap(), "-o", "/nonexistent/m.csv"], "does not exist");
 }

@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use mmtree_games::{run, GamesCommand, GamesError};
+use tempfile::TempDir;
 
 #[derive(Parser)]
 struct Cli {
@@ -25,12 +26,13 @@ fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&output(args).unwrap()).unwrap()
 }
 
-fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("mmtree-games-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// A file in a fresh directory, with the directory: the file lasts as long as the directory,
+/// which is removed when dropped (also after a failed assertion).
+fn temp_file(name: &str, contents: &str) -> (TempDir, std::path::PathBuf) {
+    let dir = tempfile::Builder::new().prefix("mmtree-games-test-").tempdir().unwrap();
+    let path = dir.path().join(name);
     std::fs::write(&path, contents).unwrap();
-    path
+    (dir, path)
 }
 
 #[test]
@@ -124,7 +126,7 @@ fn octal_rejects_malformed_codes() {
 
 #[test]
 fn graph_command() {
-    let path = temp_file("g.dot", "digraph G { a -> b -> c; a -> c }\n");
+    let (_dir, path) = temp_file("g.dot", "digraph G { a -> b -> c; a -> c }\n");
     let p = path.to_str().unwrap();
     let md = output(&["graph", p]).unwrap();
     assert!(md.contains("| a | 2 | N | b, c |"), "{md}");
@@ -145,10 +147,10 @@ fn graph_command_errors() {
     let missing = output(&["graph", "/nonexistent/game.dot"]).unwrap_err();
     assert!(matches!(missing, GamesError::Read { .. }));
     assert!(missing.to_string().contains("/nonexistent/game.dot"));
-    let cyclic = temp_file("cyclic.dot", "digraph { a -> b -> a }");
+    let (_cyclic_dir, cyclic) = temp_file("cyclic.dot", "digraph { a -> b -> a }");
     let e = output(&["graph", cyclic.to_str().unwrap()]).unwrap_err();
     assert!(matches!(e, GamesError::Cycle { .. }), "{e}");
-    let bad = temp_file("bad.dot", "digraph { a -> ");
+    let (_bad_dir, bad) = temp_file("bad.dot", "digraph { a -> ");
     let e = output(&["graph", bad.to_str().unwrap()]).unwrap_err();
     assert!(matches!(e, GamesError::Dot { .. }), "{e}");
 }
