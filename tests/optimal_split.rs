@@ -408,8 +408,8 @@ fn committed_runs_prove_the_readme_brackets() {
     // class's lower bound is above.
     let brackets = [
         ("optimal-5-7", 85_645, 85_645, "11223", None),
-        ("optimal-6-5", 73_472, 73_820, "111223", None),
-        ("optimal-7-4", 75_508, 75_849, "1112223", None),
+        ("optimal-6-5", 73_493, 73_820, "111223", None),
+        ("optimal-7-4", 75_549, 75_849, "1112223", None),
         // First guess 11223 only: the bracket on the best strategy that opens with it. The
         // best published [5,8] trees are one-step trees of 179,747 to 179,863 guesses.
         ("optimal-5-8", 170_537, 178_969, "11223", Some(179_747)),
