@@ -517,3 +517,31 @@ fn checkpointed_bounds_hold_and_malformed_ones_are_refused() {
     let old: mmtree_strategy::Checkpoint = serde_json::from_value(old).unwrap();
     assert!(old.bounds.is_empty() && old.entries == checkpoint.entries);
 }
+
+#[test]
+fn a_stopped_bracket_keeps_the_part_bounds_it_refined() {
+    // Stopped after one node, the search has proven nothing itself: the bounds its checkpoint
+    // holds are those the bracket refined (parts after one guess), and each one holds.
+    let space = space(GameSpec::mastermind(4, 6));
+    let mut config = OptimalConfig::new(Objective::Average);
+    config.node_limit = Some(1);
+    let search = OptimalSearch::new(&space, config);
+    let b = search.run_part_between(&space.all_indices(), &[], 0, None).unwrap();
+    assert!(!b.exact && b.lower_bound <= 5625 && 5625 <= b.upper_bound, "{b:?}");
+    let bounds: Vec<_> = search.checkpoint().bounds.into_iter().filter(|b| b.depth == 255).collect();
+    assert!(bounds.len() >= 10, "{} bounds kept", bounds.len());
+    let all = space.all_indices();
+    for saved in &bounds {
+        let set: Vec<_> = saved.set.iter().map(|&c| mmtree_core::CodeIndex::from_index(c)).collect();
+        if set == all {
+            assert!(saved.bound <= 5625, "{saved:?}");
+            continue;
+        }
+        // The guess it is a part of, so that the exact search uses that guess's symmetry.
+        let first = all.iter().copied().find(|&g| space.split(g, &all).iter().any(|(_, part)| *part == set));
+        let first = first.unwrap_or_else(|| panic!("{saved:?} is no part after one guess"));
+        let exact =
+            OptimalSearch::new(&space, OptimalConfig::new(Objective::Average)).run_part(&set, &[first]).unwrap();
+        assert!(exact.exact && u64::from(saved.bound) <= exact.lower_bound, "{saved:?} against {exact:?}");
+    }
+}

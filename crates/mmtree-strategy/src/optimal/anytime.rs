@@ -13,7 +13,10 @@
 //! (table and perfect trees only) until the next cheap bound reaches the least refined one, so
 //! every guess counts with its refined bound or with a cheap one at least as high. (Refining
 //! only the first 64 left the bound at the 65th cheap bound: on the 1,344 codes [5,8] leaves
-//! after 11223 answered (2,1), 5,115 against 5,224 for all 312 refined, 6 s more.)
+//! after 11223 answered (2,1), 5,115 against 5,224 for all 312 refined, 6 s more.) Refining
+//! stops once one guess's refined bound is no higher than a bound proven otherwise, and each
+//! part's refined bound is stored in the table, so that a checkpoint carries it into the next
+//! run's refining and search.
 //!
 //! **Rising budgets.** Under a node or time limit the search does not start with an open
 //! budget: it asks for a strategy cheaper than `b` for budgets rising from a proven bound
@@ -128,7 +131,7 @@ impl OptimalSearch<'_> {
             return Err(stopped);
         }
         let all = self.space.all_indices();
-        let lower_bound = self.proven_lower_bound(&all, &[]);
+        let lower_bound = self.proven_lower_bound(&all, &[], 0);
         let (upper_bound, root) = self.best_known(all, &[], &self.rule_solvers());
         let tree = StrategyTree::from_subtree(*self.space.game(), root);
         debug_assert_eq!(tree.stats().total, upper_bound);
@@ -216,7 +219,7 @@ impl OptimalSearch<'_> {
             Ok(None) => Err(no_strategy),
             Err(_) if depth != UNLIMITED => Err(self.stopped_error()),
             Err(_) => {
-                let lower_bound = self.proven_lower_bound(set, history).max(rose_to).max(known);
+                let lower_bound = self.proven_lower_bound(set, history, rose_to.max(known));
                 let now = self.best_known(set.to_vec(), history, &self.rule_solvers());
                 let (upper_bound, subtree) = heuristic.filter(|(first, _)| *first < now.0).unwrap_or(now);
                 assert!(lower_bound <= upper_bound, "BUG: lower bound {lower_bound} above a strategy's {upper_bound}");
@@ -389,8 +392,10 @@ impl OptimalSearch<'_> {
     }
 
     /// `min over g of |K| + sum of lower bounds of g's parts`, `g` one guess per class of the
-    /// symmetry fixing `history` (see the module documentation).
-    fn proven_lower_bound(&self, set: &[CodeIndex], history: &[CodeIndex]) -> u64 {
+    /// symmetry fixing `history` (see the module documentation), or `floor` (a bound proven
+    /// otherwise) if that is higher. Refining stops once one guess's bound is at most `floor`,
+    /// since the minimum cannot beat it then.
+    fn proven_lower_bound(&self, set: &[CodeIndex], history: &[CodeIndex], floor: u64) -> u64 {
         let win = self.space.scheme().win();
         let pool = self.pool(set, history);
         let guesses = match pool.as_ref() {
@@ -412,7 +417,7 @@ impl OptimalSearch<'_> {
         cheap.sort_unstable();
         let mut best = u64::from(INFINITE);
         for &(bound, g) in &cheap {
-            if bound >= best {
+            if bound >= best || best <= floor {
                 break;
             }
             let parts = splits(g).expect("kept above");
@@ -424,7 +429,7 @@ impl OptimalSearch<'_> {
             Some(Cost::Exact(cost) | Cost::Lower(cost)) => u64::from(cost),
             None => 0,
         };
-        best.max(root).max(u64::from(self.bounds.bound(set.len(), UNLIMITED)))
+        best.max(root).max(u64::from(self.bounds.bound(set.len(), UNLIMITED))).max(floor)
     }
 
     /// A lower bound of a part's optimum from closed forms, the tables and perfect trees.
@@ -459,7 +464,12 @@ impl OptimalSearch<'_> {
             Scanned::Shortcut(cost, _) => u64::from(cost),
             Scanned::Guesses(_, least) => u64::from(least),
         };
-        known.max(small).max(scanned)
+        let bound = known.max(small).max(scanned);
+        if bound > known {
+            // Kept, so that the next bracket (and a checkpoint's next run) starts from it.
+            self.store_lower(part, UNLIMITED, u32::try_from(bound).unwrap_or(INFINITE));
+        }
+        bound
     }
 
     /// The cheapest tree this module can assemble for `set`, with its total.
