@@ -165,6 +165,5 @@ struct OptimalReport {
 }
 
 fn save_checkpoint(checkpoint: &Checkpoint, path: &OutputPath, out: &mut dyn Write) -> Result<()> {
-    let bytes = serde_json::to_vec(checkpoint)?;
-    Ok(path.write(&bytes, out)?)
+    Ok(path.write_with(out, &mut |w| serde_json::to_writer(w, checkpoint).map_err(Into::into))?)
 }

@@ -8,6 +8,7 @@
 //! bounds are proven, so a rerun with a shorter limit never loses what an earlier one proved).
 //! Ctrl-C or SIGTERM leave no output (finished subtrees go to `--checkpoint`).
 
+use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -102,9 +103,9 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
         time_limit: args.time_limit.map(Duration::from_secs_f64),
         table_memory,
     };
-    let mut saved: BTreeMap<(u8, Vec<u32>), CheckpointEntry> = BTreeMap::new();
-    let mut saved_bounds: BTreeMap<(u8, Vec<u32>), CheckpointBound> = BTreeMap::new();
-    let resumed = match &args.checkpoint {
+    // What the shard's searches proved so far, to save after each part.
+    let mut saved: Option<Checkpoint> = None;
+    let mut resumed = match &args.checkpoint {
         Some(file) if file.is_file() => {
             let bytes = read_bytes(file, open.limit.0, "a checkpoint within the memory limit")?;
             let checkpoint: Checkpoint = serde_json::from_slice(&bytes)
@@ -133,29 +134,20 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
         if let Some(checkpoint) = &resumed {
             search.resume(checkpoint).map_err(|e| UsageError(format!("checkpoint: {e}")))?;
         }
+        if k + 1 == ids.len() {
+            resumed = None; // in the table now; the file's copy is not needed again
+        }
         // What the plan and an earlier run proved: the search's budgets rise from there.
         let known = before.map_or(0, |(b, _)| b.lower).max(job.lower_bound.unwrap_or(0));
         let result = search.run_part_between(&set, &guesses, known, before.map(|(b, _)| b.upper));
         if let Some(file) = &checkpoint {
             let now = search.checkpoint();
-            for e in now.entries {
-                saved.insert((e.depth, e.set.clone()), e);
-            }
-            for b in now.bounds {
-                let key = (b.depth, b.set.clone());
-                if saved_bounds.get(&key).is_none_or(|old| old.bound < b.bound) {
-                    saved_bounds.insert(key, b);
-                }
-            }
-            // A set solved by a later part needs no bound.
-            saved_bounds.retain(|key, _| !saved.contains_key(key));
-            let checkpoint = Checkpoint {
-                game: open.game.spec(),
-                pool: Pool::All.name().to_string(),
-                entries: saved.values().cloned().collect(),
-                bounds: saved_bounds.values().cloned().collect(),
+            let merged = match saved.take() {
+                None => now,
+                Some(earlier) => merge_checkpoints(earlier, now),
             };
-            file.write(&serde_json::to_vec(&checkpoint)?, &mut std::io::sink())?;
+            file.write_with(&mut std::io::sink(), &mut |w| serde_json::to_writer(w, &merged).map_err(Into::into))?;
+            saved = Some(merged);
         }
         if INTERRUPTED.load(Ordering::SeqCst) {
             bail!("interrupted; no output written");
@@ -270,4 +262,31 @@ fn print(report: &JobReport, format: Format, out: &mut dyn Write) -> Result<()> 
         }
     }
     Ok(())
+}
+
+/// The union of two checkpoints of one game and pool (`later` written after `earlier`): every
+/// finished subtree, and each unfinished set's highest bound unless the set is finished. Sets
+/// are moved, not copied, and kept in the order a search writes them.
+fn merge_checkpoints(earlier: Checkpoint, later: Checkpoint) -> Checkpoint {
+    type Key = (Reverse<usize>, Vec<u32>, u8);
+    let Checkpoint { game, pool, entries: later_entries, bounds: later_bounds } = later;
+    let mut entries: BTreeMap<Key, (u32, u32)> = BTreeMap::new();
+    for e in earlier.entries.into_iter().chain(later_entries) {
+        entries.insert((Reverse(e.set.len()), e.set, e.depth), (e.cost, e.guess));
+    }
+    let mut bounds: BTreeMap<Key, u32> = BTreeMap::new();
+    for b in earlier.bounds.into_iter().chain(later_bounds) {
+        let bound = bounds.entry((Reverse(b.set.len()), b.set, b.depth)).or_default();
+        *bound = (*bound).max(b.bound);
+    }
+    bounds.retain(|key, _| !entries.contains_key(key));
+    Checkpoint {
+        game,
+        pool,
+        entries: entries
+            .into_iter()
+            .map(|((_, set, depth), (cost, guess))| CheckpointEntry { depth, cost, guess, set })
+            .collect(),
+        bounds: bounds.into_iter().map(|((_, set, depth), bound)| CheckpointBound { depth, bound, set }).collect(),
+    }
 }

@@ -241,13 +241,41 @@ impl OutputPath {
     /// Writes `bytes`: to `stdout` for standard output, in place for a device or FIFO,
     /// atomically for a file.
     pub fn write(&self, bytes: &[u8], stdout: &mut dyn Write) -> Result<(), OutputError> {
+        self.write_with(stdout, &mut |w| w.write_all(bytes))
+    }
+
+    /// Writes what `fill` writes, as [`Self::write`] does, through a buffer: for outputs too
+    /// large to hold in memory a second time (a checkpoint runs to gigabytes).
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use mmtree_io::OutputPath;
+    /// let dir = std::env::temp_dir().join(format!("mmtree-doc-with-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// let path = dir.join("out.txt");
+    /// let output = OutputPath::check(&path, "-o")?;
+    /// output.write_with(&mut std::io::sink(), &mut |w| (1..=3).try_for_each(|i| write!(w, "{i} ")))?;
+    /// assert_eq!(std::fs::read_to_string(&path)?, "1 2 3 ");
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_with(
+        &self,
+        stdout: &mut dyn Write,
+        fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<(), OutputError> {
         let failed = |source| OutputError::Write { path: self.given.clone(), source };
+        let buffered = |w: &mut dyn Write, fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>| {
+            let mut w = std::io::BufWriter::new(w);
+            fill(&mut w)?;
+            w.flush()
+        };
         match &self.target {
-            Target::Stdout => stdout.write_all(bytes).and_then(|()| stdout.flush()).map_err(failed),
+            Target::Stdout => buffered(stdout, fill).map_err(failed),
             Target::Direct(path) => {
-                OpenOptions::new().write(true).open(path).and_then(|mut f| f.write_all(bytes)).map_err(failed)
+                OpenOptions::new().write(true).open(path).and_then(|mut f| buffered(&mut f, fill)).map_err(failed)
             }
-            Target::Atomic(target) => replace_atomically(&self.given, target, bytes),
+            Target::Atomic(target) => replace_atomically(&self.given, target, &mut |f| buffered(f, fill)),
         }
     }
 }
@@ -371,7 +399,11 @@ fn probe_directory(given: &Path, dir: &Path) -> Result<(), OutputError> {
 
 /// Writes a temporary file beside `target` and renames it over `target`; an existing file's
 /// permissions and owner carry over.
-fn replace_atomically(given: &Path, target: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+fn replace_atomically(
+    given: &Path,
+    target: &Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), OutputError> {
     let existing = fs::metadata(target).ok().filter(Metadata::is_file);
     if existing.as_ref().is_some_and(|m| m.permissions().readonly()) {
         return Err(OutputError::ReadOnly { path: given.to_path_buf() });
@@ -383,7 +415,7 @@ fn replace_atomically(given: &Path, target: &Path, bytes: &[u8]) -> Result<(), O
             file.set_permissions(meta.permissions())?;
             keep_owner(&file, meta);
         }
-        file.write_all(bytes)?;
+        fill(&mut file)?;
         file.sync_all()?;
         drop(file);
         fs::rename(&tmp, target)

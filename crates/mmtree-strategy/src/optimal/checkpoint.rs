@@ -77,8 +77,9 @@ pub struct CheckpointBound {
     pub set: Vec<u32>,
 }
 
-/// Costs already proven, by (depth limit, set).
-type Proven = HashMap<(u8, Vec<u32>), u32>;
+/// Costs already proven, by (depth limit, set), borrowing the sets from the entries: a
+/// checkpoint's sets run to hundreds of megabytes, so they are not copied to be looked up.
+type Proven<'a> = HashMap<(u8, &'a [u32]), u32>;
 
 impl OptimalSearch<'_> {
     /// The finished subtrees (candidate sets of at least 3 codes with exact costs), each one
@@ -97,8 +98,12 @@ impl OptimalSearch<'_> {
             _ => {}
         });
         bounds.sort_by(|a, b| file_order((&a.set, a.depth), (&b.set, b.depth)));
+        let mut passed = vec![false; found.len()];
+        for (i, checked) in self.prove_entries(&found) {
+            passed[i] = checked.is_ok();
+        }
         let mut entries: Vec<CheckpointEntry> =
-            self.prove_entries(&found).into_iter().filter_map(|(i, ok)| ok.is_ok().then(|| found[i].clone())).collect();
+            found.into_iter().zip(passed).filter_map(|(entry, ok)| ok.then_some(entry)).collect();
         entries.sort_by(|a, b| file_order((&a.set, a.depth), (&b.set, b.depth)));
         Checkpoint { game: self.space.game().spec(), pool: self.config.pool.name().to_string(), entries, bounds }
     }
@@ -119,7 +124,7 @@ impl OptimalSearch<'_> {
         if let Some((entry, Err(reason))) = checked.iter().filter(|(_, r)| r.is_err()).min_by_key(|(i, _)| *i) {
             return Err(OptimalError::CheckpointCorrupt { entry: *entry, reason: reason.clone() });
         }
-        let exact: Proven = checkpoint.entries.iter().map(|e| ((e.depth, e.set.clone()), e.cost)).collect();
+        let exact: Proven = checkpoint.entries.iter().map(|e| ((e.depth, &e.set[..]), e.cost)).collect();
         for (i, b) in checkpoint.bounds.iter().enumerate() {
             // Numbered after the subtrees, as they come after them in the file.
             self.check_bound(b, &exact).map_err(|reason| OptimalError::CheckpointCorrupt {
@@ -148,7 +153,7 @@ impl OptimalSearch<'_> {
         if b.bound <= admissible || admissible == INFINITE {
             return Err(format!("bound {} is not above the admissible bound {admissible}", b.bound));
         }
-        match exact.get(&(b.depth, b.set.clone())) {
+        match exact.get(&(b.depth, &b.set[..])) {
             Some(&cost) if cost < b.bound => Err(format!("bound {} is above the set's exact cost {cost}", b.bound)),
             _ => Ok(()),
         }
@@ -156,17 +161,17 @@ impl OptimalSearch<'_> {
 
     /// Checks `entries`, smallest sets first: for each entry (by position), `Ok` or why it
     /// fails.
-    fn prove_entries(&self, entries: &[CheckpointEntry]) -> Vec<(usize, Result<(), String>)> {
+    fn prove_entries<'a>(&self, entries: &'a [CheckpointEntry]) -> Vec<(usize, Result<(), String>)> {
         let mut order: Vec<usize> = (0..entries.len()).collect();
         order.sort_by_key(|&i| entries[i].set.len());
-        let mut proven = Proven::new();
+        let mut proven: Proven<'a> = Proven::new();
         order
             .into_iter()
             .map(|i| {
                 let e = &entries[i];
                 let checked = self.prove_entry(e, &proven);
                 if checked.is_ok() {
-                    proven.insert((e.depth, e.set.clone()), e.cost);
+                    proven.insert((e.depth, &e.set[..]), e.cost);
                 }
                 (i, checked)
             })
@@ -240,8 +245,8 @@ impl OptimalSearch<'_> {
         if let Small::Exact(cost, _) = self.bounds.small_set(self.space, self.config.pool, part, depth) {
             return Some(cost);
         }
-        let key = (depth, part.iter().map(|c| c.index()).collect::<Vec<u32>>());
-        proven.get(&key).copied()
+        let key: Vec<u32> = part.iter().map(|c| c.index()).collect();
+        proven.get(&(depth, &key[..])).copied()
     }
 }
 
