@@ -140,6 +140,9 @@ impl<V: Copy> SetTable<V> {
                         // Set under the shard's lock, before the entry can be found.
                         let (word, bit) = self.filter_bit(hash);
                         word.fetch_or(bit, Ordering::Relaxed);
+                        // Most buckets hold one entry: an empty Vec's first push would make
+                        // room for four (128 bytes).
+                        bucket.reserve_exact(1);
                         bucket.push((depth, set.iter().map(|c| c.index()).collect(), v));
                     }
                     None => return,
