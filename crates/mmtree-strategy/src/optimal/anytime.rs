@@ -422,8 +422,15 @@ impl OptimalSearch<'_> {
             }
             let parts = splits(g).expect("kept above");
             let after: Vec<CodeIndex> = history.iter().copied().chain([g]).collect();
-            let refined: u64 = set.len() as u64 + parts.par_iter().map(|p| self.scanned_lower(p, &after)).sum::<u64>();
-            best = best.min(refined);
+            let bounds: Vec<u64> = parts.par_iter().map(|p| self.scanned_lower(p, &after)).collect();
+            // Kept, so that the next bracket (and a checkpoint's next run) starts from them;
+            // stored once all are computed, so no part's bound depends on thread timing.
+            for (part, &bound) in parts.iter().zip(&bounds) {
+                if bound > self.known_lower(part) {
+                    self.store_lower(part, UNLIMITED, u32::try_from(bound).unwrap_or(INFINITE));
+                }
+            }
+            best = best.min(set.len() as u64 + bounds.iter().sum::<u64>());
         }
         let root = match self.known_cost(set, UNLIMITED) {
             Some(Cost::Exact(cost) | Cost::Lower(cost)) => u64::from(cost),
@@ -464,12 +471,7 @@ impl OptimalSearch<'_> {
             Scanned::Shortcut(cost, _) => u64::from(cost),
             Scanned::Guesses(_, least) => u64::from(least),
         };
-        let bound = known.max(small).max(scanned);
-        if bound > known {
-            // Kept, so that the next bracket (and a checkpoint's next run) starts from it.
-            self.store_lower(part, UNLIMITED, u32::try_from(bound).unwrap_or(INFINITE));
-        }
-        bound
+        known.max(small).max(scanned)
     }
 
     /// The cheapest tree this module can assemble for `set`, with its total.
