@@ -236,9 +236,9 @@ impl<'s> OptimalSearch<'s> {
             config,
             bounds: Bounds::new(space),
             // The cap is shared by the sets and their classes.
-            table: SetTable::new(config.table_memory / 2),
-            classes: SetTable::new(config.table_memory / 2),
-            feasible: SetTable::new(config.table_memory),
+            table: SetTable::new(config.table_memory / 2, space.len()),
+            classes: SetTable::new(config.table_memory / 2, space.len()),
+            feasible: SetTable::new(config.table_memory, space.len()),
             pools: Mutex::new(PoolCache::default()),
             stop: None,
             progress: None,

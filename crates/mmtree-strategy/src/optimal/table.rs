@@ -10,6 +10,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
+use hashbrown::HashTable;
 use mmtree_core::CodeIndex;
 
 use super::lock;
@@ -68,22 +69,86 @@ impl Hasher for PassThrough {
 /// A map keyed by precomputed hashes.
 pub(super) type HashedMap<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
 
-type Bucket<V> = Vec<(u8, Box<[u32]>, V)>;
+/// One entry: a set (its code indices, [`Width`] bytes each), its depth limit and what is
+/// known of it.
+struct Slot<V> {
+    set: Box<[u8]>,
+    value: V,
+    depth: u8,
+}
 
-/// Bytes an entry of `m` codes takes, roughly: the codes, the boxed slice and bucket slot,
-/// and its share of the hash map.
-fn entry_bytes(m: usize) -> u64 {
-    4 * m as u64 + 64
+/// Bytes per code index in a stored set: two when the game has at most 65,536 codes (every
+/// game a split run is for, [5,8] included), which halves what a large set takes.
+#[derive(Clone, Copy)]
+struct Width(usize);
+
+impl Width {
+    fn of(codes: usize) -> Width {
+        Width(if codes <= 1 << 16 { 2 } else { 4 })
+    }
+
+    fn pack(self, set: &[CodeIndex]) -> Box<[u8]> {
+        let bytes = |c: &CodeIndex| c.index().to_le_bytes().into_iter().take(self.0);
+        set.iter().flat_map(bytes).collect()
+    }
+
+    fn codes(self, stored: &[u8]) -> impl Iterator<Item = u32> + '_ {
+        stored.chunks_exact(self.0).map(|b| match *b {
+            [lo, hi] => u32::from(u16::from_le_bytes([lo, hi])),
+            [a, b, c, d] => u32::from_le_bytes([a, b, c, d]),
+            _ => unreachable!("a code index takes two or four bytes"),
+        })
+    }
+
+    fn len(self, stored: &[u8]) -> usize {
+        stored.len() / self.0
+    }
+
+    fn same_set(self, stored: &[u8], set: &[CodeIndex]) -> bool {
+        if self.len(stored) != set.len() {
+            return false;
+        }
+        match self.0 {
+            2 => stored.chunks_exact(2).zip(set).all(|(b, c)| u32::from(u16::from_le_bytes([b[0], b[1]])) == c.index()),
+            _ => self.codes(stored).zip(set).all(|(a, c)| a == c.index()),
+        }
+    }
+
+    /// The hash a slot was stored under, for the hash table to move it.
+    fn hash<V>(self, slot: &Slot<V>) -> u64 {
+        hash_indices(self.codes(&slot.set), slot.depth)
+    }
+}
+
+/// Bytes the allocator hands out for a request of `bytes`: glibc's malloc adds an 8-byte
+/// header, rounds up to 16 and gives at least 32. Counting the request alone let a long run
+/// with many small sets use twice its cap.
+fn allocation(bytes: usize) -> u64 {
+    ((bytes as u64 + 8 + 15) & !15).max(32)
+}
+
+/// Bytes a stored set takes.
+fn set_bytes(stored: &[u8]) -> u64 {
+    allocation(stored.len())
+}
+
+/// Bytes a hash table of slots takes.
+fn table_bytes<V>(table: &HashTable<Slot<V>>) -> u64 {
+    match table.allocation_size() {
+        0 => 0,
+        size => allocation(size),
+    }
 }
 
 /// A map from (candidate set, depth limit) to `V`, sharded for threads; lookups compare the
 /// set in place (no key is allocated to look one up).
 pub(super) struct SetTable<V> {
-    shards: Vec<Mutex<HashedMap<Bucket<V>>>>,
-    /// What the entries take, by [`entry_bytes`].
+    shards: Vec<Mutex<HashTable<Slot<V>>>>,
+    /// What the entries' sets and the shards' hash tables take.
     bytes: AtomicU64,
-    /// Most bytes the entries may take.
+    /// Most bytes the table may take.
     cap: u64,
+    width: Width,
     /// Set while one thread forgets entries.
     shrinking: AtomicBool,
     /// Entries forgotten so far.
@@ -94,12 +159,13 @@ pub(super) struct SetTable<V> {
 }
 
 impl<V: Copy> SetTable<V> {
-    /// An empty table whose entries may take `cap` bytes.
-    pub(super) fn new(cap: u64) -> SetTable<V> {
+    /// An empty table for the sets of a game of `codes` codes, that may take `cap` bytes.
+    pub(super) fn new(cap: u64, codes: usize) -> SetTable<V> {
         SetTable {
-            shards: (0..SHARDS).map(|_| Mutex::new(HashMap::default())).collect(),
+            shards: (0..SHARDS).map(|_| Mutex::new(HashTable::new())).collect(),
             bytes: AtomicU64::new(0),
             cap,
+            width: Width::of(codes),
             shrinking: AtomicBool::new(false),
             evicted: AtomicU64::new(0),
             filter: (0..FILTER_BITS / 64).map(|_| AtomicU64::new(0)).collect(),
@@ -112,83 +178,93 @@ impl<V: Copy> SetTable<V> {
         (&self.filter[bit / 64], 1 << (bit % 64))
     }
 
+    /// The shard of a hash: bits the filter and the hash tables do not use (a table places
+    /// entries by the low bits and tags them with the top seven).
+    fn shard(&self, hash: u64) -> &Mutex<HashTable<Slot<V>>> {
+        &self.shards[(hash >> 32) as usize & (SHARDS - 1)]
+    }
+
     pub(super) fn get(&self, set: &[CodeIndex], depth: u8) -> Option<V> {
         let hash = set_hash(set, depth);
         let (word, bit) = self.filter_bit(hash);
         if word.load(Ordering::Relaxed) & bit == 0 {
             return None;
         }
-        let shard = lock(&self.shards[(hash as usize) & (SHARDS - 1)]);
-        shard.get(&hash)?.iter().find(|(d, s, _)| *d == depth && same_set(s, set)).map(|e| e.2)
+        let shard = lock(self.shard(hash));
+        shard.find(hash, |s| s.depth == depth && self.width.same_set(&s.set, set)).map(|s| s.value)
     }
 
     /// Sets the value to `update(old)` unless that is `None`.
     pub(super) fn update(&self, set: &[CodeIndex], depth: u8, update: impl FnOnce(Option<V>) -> Option<V>) {
         let hash = set_hash(set, depth);
-        {
-            let mut shard = lock(&self.shards[(hash as usize) & (SHARDS - 1)]);
-            let bucket = shard.entry(hash).or_default();
-            match bucket.iter_mut().find(|(d, s, _)| *d == depth && same_set(s, set)) {
-                Some(slot) => {
-                    if let Some(v) = update(Some(slot.2)) {
-                        slot.2 = v;
-                    }
-                    return;
+        let width = self.width;
+        let added = {
+            let mut shard = lock(self.shard(hash));
+            if let Some(slot) = shard.find_mut(hash, |s| s.depth == depth && width.same_set(&s.set, set)) {
+                if let Some(v) = update(Some(slot.value)) {
+                    slot.value = v;
                 }
-                None => match update(None) {
-                    Some(v) => {
-                        // Set under the shard's lock, before the entry can be found.
-                        let (word, bit) = self.filter_bit(hash);
-                        word.fetch_or(bit, Ordering::Relaxed);
-                        // Most buckets hold one entry: an empty Vec's first push would make
-                        // room for four (128 bytes).
-                        bucket.reserve_exact(1);
-                        bucket.push((depth, set.iter().map(|c| c.index()).collect(), v));
-                    }
-                    None => return,
-                },
+                return;
             }
-        }
-        let bytes = self.bytes.fetch_add(entry_bytes(set.len()), Ordering::Relaxed) + entry_bytes(set.len());
+            let Some(value) = update(None) else { return };
+            // Set under the shard's lock, before the entry can be found.
+            let (word, bit) = self.filter_bit(hash);
+            word.fetch_or(bit, Ordering::Relaxed);
+            let before = table_bytes(&shard);
+            let set = width.pack(set);
+            let added = set_bytes(&set);
+            shard.insert_unique(hash, Slot { set, value, depth }, |s| width.hash(s));
+            added + table_bytes(&shard) - before
+        };
+        let bytes = self.bytes.fetch_add(added, Ordering::Relaxed) + added;
         if bytes > self.cap && !self.shrinking.swap(true, Ordering::Acquire) {
             self.shrink();
             self.shrinking.store(false, Ordering::Release);
         }
     }
 
-    /// Forgets the smallest sets until the entries take at most three quarters of the cap.
+    /// Forgets the smallest sets until the table takes at most three quarters of the cap.
+    /// The hash tables keep their room, so the entries that follow fill it without growing
+    /// them: cut down to what was kept, they doubled again soon after, and past the cap
+    /// again, a [6,5] part with a 128 MB cap spent a third of its time forgetting.
     fn shrink(&self) {
-        // Bytes by set size, then the least size to keep.
+        let width = self.width;
+        // Bytes of the sets by size, then the least size to keep.
         let mut by_size: Vec<u64> = Vec::new();
+        let mut tables = 0;
         for shard in &self.shards {
-            for (_, set, _) in lock(shard).values().flatten() {
-                if by_size.len() <= set.len() {
-                    by_size.resize(set.len() + 1, 0);
+            let shard = lock(shard);
+            tables += table_bytes(&shard);
+            for s in shard.iter() {
+                let m = width.len(&s.set);
+                if by_size.len() <= m {
+                    by_size.resize(m + 1, 0);
                 }
-                by_size[set.len()] += entry_bytes(set.len());
+                by_size[m] += set_bytes(&s.set);
             }
         }
-        let target = self.cap / 4 * 3;
+        let target = (self.cap / 4 * 3).saturating_sub(tables);
         let mut kept: u64 = by_size.iter().sum();
         let mut keep_from = 0;
         while kept > target && keep_from < by_size.len() {
             kept -= by_size[keep_from];
             keep_from += 1;
         }
+        // Hash tables alone past the target (too small a cap) are cut down to what is left.
+        let cut = tables > self.cap / 4 * 3;
+        let mut bytes = 0;
         for shard in &self.shards {
             let mut shard = lock(shard);
-            shard.retain(|_, bucket| {
-                let before = bucket.len();
-                bucket.retain(|(_, set, _)| set.len() >= keep_from);
-                let gone = before - bucket.len();
-                if gone > 0 {
-                    self.evicted.fetch_add(gone as u64, Ordering::Relaxed);
-                }
-                !bucket.is_empty()
-            });
+            let before = shard.len();
+            shard.retain(|s| width.len(&s.set) >= keep_from);
+            self.evicted.fetch_add((before - shard.len()) as u64, Ordering::Relaxed);
+            if cut {
+                shard.shrink_to_fit(|s| width.hash(s));
+            }
+            bytes += table_bytes(&shard) + shard.iter().map(|s| set_bytes(&s.set)).sum::<u64>();
         }
         // Entries added meanwhile by other threads may be left out: the count is a guide.
-        self.bytes.store(kept, Ordering::Relaxed);
+        self.bytes.store(bytes, Ordering::Relaxed);
     }
 
     /// Entries forgotten to stay within the cap.
@@ -197,22 +273,19 @@ impl<V: Copy> SetTable<V> {
     }
 
     pub(super) fn len(&self) -> usize {
-        self.shards.iter().map(|s| lock(s).values().map(Vec::len).sum::<usize>()).sum()
+        self.shards.iter().map(|s| lock(s).len()).sum()
     }
 
     pub(super) fn for_each(&self, mut visit: impl FnMut(u8, &[u32], V)) {
+        let mut set = Vec::new();
         for shard in &self.shards {
-            for bucket in lock(shard).values() {
-                for (depth, set, v) in bucket {
-                    visit(*depth, set, *v);
-                }
+            for s in lock(shard).iter() {
+                set.clear();
+                set.extend(self.width.codes(&s.set));
+                visit(s.depth, &set, s.value);
             }
         }
     }
-}
-
-fn same_set(stored: &[u32], set: &[CodeIndex]) -> bool {
-    stored.len() == set.len() && stored.iter().zip(set).all(|(&a, b)| a == b.index())
 }
 
 #[inline]
@@ -221,6 +294,42 @@ pub(super) fn mix(h: u64, v: u64) -> u64 {
 }
 
 fn set_hash(set: &[CodeIndex], depth: u8) -> u64 {
-    let h = set.iter().fold(u64::from(depth) + 1, |h, c| mix(h, u64::from(c.index())));
+    hash_indices(set.iter().map(|c| c.index()), depth)
+}
+
+fn hash_indices(set: impl Iterator<Item = u32>, depth: u8) -> u64 {
+    let h = set.fold(u64::from(depth) + 1, |h, c| mix(h, u64::from(c)));
     h ^ (h >> 29)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_come_back_as_stored_at_either_width() {
+        for (codes, top) in [(4096, 4095), (1 << 16, 65_535), (1 << 17, 131_071)] {
+            let table = SetTable::<u32>::new(u64::MAX, codes);
+            let sets: Vec<Vec<CodeIndex>> = [vec![0, 1, 2], vec![0, 1, top], vec![top - 1, top]]
+                .iter()
+                .map(|s| s.iter().map(|&i| CodeIndex::from_index(i)).collect())
+                .collect();
+            for (i, set) in sets.iter().enumerate() {
+                table.update(set, 3, |_| Some(i as u32));
+            }
+            for (i, set) in sets.iter().enumerate() {
+                assert_eq!(table.get(set, 3), Some(i as u32), "{codes} codes");
+                assert_eq!(table.get(set, 4), None);
+            }
+            // A set sharing the low 16 bits of another's codes is a different set.
+            let aliased = [CodeIndex::from_index(0), CodeIndex::from_index(1), CodeIndex::from_index(top & 0xFFFF)];
+            assert_eq!(table.get(&aliased, 3).is_some(), top <= 0xFFFF, "{codes} codes");
+            let mut seen = Vec::new();
+            table.for_each(|depth, set, v| seen.push((depth, set.to_vec(), v)));
+            seen.sort_by_key(|e| e.2);
+            let expected: Vec<_> =
+                sets.iter().enumerate().map(|(i, s)| (3, s.iter().map(|c| c.index()).collect(), i as u32)).collect();
+            assert_eq!(seen, expected, "{codes} codes");
+        }
+    }
 }
