@@ -88,8 +88,14 @@ impl Width {
     }
 
     fn pack(self, set: &[CodeIndex]) -> Box<[u8]> {
-        let bytes = |c: &CodeIndex| c.index().to_le_bytes().into_iter().take(self.0);
-        set.iter().flat_map(bytes).collect()
+        let mut packed = Vec::with_capacity(set.len() * self.0);
+        for c in set {
+            match self.0 {
+                2 => packed.extend_from_slice(&(c.index() as u16).to_le_bytes()),
+                _ => packed.extend_from_slice(&c.index().to_le_bytes()),
+            }
+        }
+        packed.into_boxed_slice()
     }
 
     fn codes(self, stored: &[u8]) -> impl Iterator<Item = u32> + '_ {
