@@ -127,8 +127,8 @@ impl Width {
 }
 
 /// Bytes the allocator hands out for a request of `bytes`: glibc's malloc adds an 8-byte
-/// header, rounds up to 16 and gives at least 32. Counting the request alone let a long run
-/// with many small sets use twice its cap.
+/// header, rounds up to 16 and gives at least 32. Counting 4m + 64 bytes an entry instead
+/// took a [6,5] part 1.5 times its cap past its base.
 fn allocation(bytes: usize) -> u64 {
     ((bytes as u64 + 8 + 15) & !15).max(32)
 }
