@@ -398,6 +398,19 @@ impl OptimalSearch<'_> {
     /// otherwise) if that is higher. Refining stops once one guess's bound is at most `floor`,
     /// since the minimum cannot beat it then.
     fn proven_lower_bound(&self, set: &[CodeIndex], history: &[CodeIndex], floor: u64) -> u64 {
+        let until = self.refine_until();
+        self.refined_lower_bound(set, history, floor, |_| until.is_some_and(|t| Instant::now() >= t))
+    }
+
+    /// [`Self::proven_lower_bound`], giving up refining once `give_up` holds of the number of
+    /// guesses refined so far.
+    fn refined_lower_bound(
+        &self,
+        set: &[CodeIndex],
+        history: &[CodeIndex],
+        floor: u64,
+        give_up: impl Fn(usize) -> bool,
+    ) -> u64 {
         let win = self.space.scheme().win();
         let pool = self.pool(set, history);
         let guesses = match pool.as_ref() {
@@ -418,12 +431,11 @@ impl OptimalSearch<'_> {
             .collect();
         cheap.sort_unstable();
         let mut best = u64::from(INFINITE);
-        let until = self.refine_until();
-        for &(bound, g) in &cheap {
+        for (refined, &(bound, g)) in cheap.iter().enumerate() {
             if bound >= best || best <= floor {
                 break;
             }
-            if until.is_some_and(|t| Instant::now() >= t) {
+            if give_up(refined) {
                 // Every guess not refined is bounded by its cheap bound, this one's or more.
                 best = best.min(bound);
                 break;
@@ -556,5 +568,35 @@ impl OptimalSearch<'_> {
         let total = set.len() as u64 + built.iter().map(|(c, _)| c).sum::<u64>();
         let children = built.into_iter().map(|(_, c)| c).collect();
         (total, Subtree::Guess { guess, candidates: set.len() as u32, children })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mmtree_core::{CodeSpace, Game, GameSpec, MemoryLimit};
+
+    use super::*;
+    use crate::OptimalConfig;
+
+    #[test]
+    fn refining_cut_short_still_bounds_the_optimum() {
+        // Koyama & Lai 1993: [4,6]'s optimum is 5625. Its five first-guess classes are refined
+        // in turn; giving up after `j` of them must leave a proven bound (at most the optimum)
+        // that rises with `j`, from the cheap bounds alone up to the bound of all refined.
+        let mut space = CodeSpace::new(Game::new(GameSpec::mastermind(4, 6)).unwrap(), MemoryLimit(1 << 30)).unwrap();
+        space.build_table(1 << 20);
+        let mut config = OptimalConfig::new(Objective::Average);
+        config.node_limit = Some(3);
+        let all = space.all_indices();
+        let bounds: Vec<u64> = (0..=5)
+            .map(|j| {
+                let search = OptimalSearch::new(&space, config);
+                assert!(search.run().is_err(), "3 nodes cannot solve [4,6]");
+                search.refined_lower_bound(&all, &[], 0, |refined| refined >= j)
+            })
+            .collect();
+        assert!(bounds.windows(2).all(|w| w[0] <= w[1]), "{bounds:?}");
+        assert!(bounds[0] < bounds[5], "refining proved nothing more: {bounds:?}");
+        assert!(bounds[5] <= 5625, "{bounds:?}");
     }
 }
