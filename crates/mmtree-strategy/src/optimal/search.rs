@@ -233,7 +233,14 @@ impl OptimalSearch<'_> {
             return Ok(None);
         }
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
-        let guesses = &x.guesses;
+        let keyed;
+        let guesses = match &x.guesses {
+            Order::Pending { pool, .. } => {
+                keyed = self.keyed(set, pool, budget);
+                &keyed
+            }
+            order => order,
+        };
         let parallel =
             self.parallel && history.len() < PARALLEL_DEPTH && set.len() >= PARALLEL_MIN && guesses.len() > 1;
         let best = if parallel {
