@@ -409,10 +409,24 @@ impl OptimalSearch<'_> {
         }
         let mut history = history.to_vec();
         history.push(guess);
-        let mut prepared: Vec<Option<Expansion>> = Vec::with_capacity(parts.len());
-        for ((part, (part_bound, exact)), small) in parts.iter().zip(bounds.iter_mut()).zip(small) {
+        let mut prepared: Vec<Option<Expansion>> = (0..parts.len()).map(|_| None).collect();
+        // Parts of at most `linear` codes (scanned for feedback masks only) first, largest
+        // first: their scans raise a part's bound most per code scanned ([6,4]: 0.07 per code at
+        // 7 codes, 0.25 at 21 to 27), so a guess that is cut is cut after fewer scans. Then the
+        // larger parts, whose scans cost most, smallest first. [6,4] 71,267 -> 53,740 nodes.
+        let mut order: Vec<usize> = (0..parts.len()).collect();
+        let linear = self.bounds.linear;
+        order.sort_by_key(|&i| {
+            let m = parts[i].len();
+            if m <= linear {
+                (false, usize::MAX - m)
+            } else {
+                (true, m)
+            }
+        });
+        for i in order {
+            let (part, (part_bound, exact), small) = (parts[i], &mut bounds[i], small[i]);
             if *exact {
-                prepared.push(None);
                 continue;
             }
             let child_budget = limit - (running - *part_bound);
@@ -421,7 +435,6 @@ impl OptimalSearch<'_> {
                 Prep::Done(Some(cost)) | Prep::Solved(cost, _) => {
                     running = running - *part_bound + cost;
                     (*part_bound, *exact) = (cost, true);
-                    prepared.push(None);
                 }
                 Prep::Expand(x) => {
                     if x.node_bound > *part_bound {
@@ -431,7 +444,7 @@ impl OptimalSearch<'_> {
                             return cut();
                         }
                     }
-                    prepared.push(Some(x));
+                    prepared[i] = Some(x);
                 }
             }
         }
