@@ -195,18 +195,9 @@ impl OptimalSearch<'_> {
             None => Guesses::Pool(self.space.pool(), false),
         };
         let small = || Small {
-            // `known` 0: the scan found no shortcut, so none is looked for.
-            bounded: Bounded {
-                search: self,
-                win: self.space.scheme().win().get(),
-                m,
-                budget,
-                known: 0,
-                least: INFINITE,
-                out: Vec::new(),
-                kept: Vec::new(),
-                shortcut: None,
-            },
+            m,
+            win: self.space.scheme().win().get(),
+            budget,
             keys: vec![SKIPPED; guesses.len()],
             counts: vec![0; 2 * m as usize + 2],
         };
@@ -288,7 +279,7 @@ impl OptimalSearch<'_> {
 }
 
 /// The state of a scan of the pool (see [`OptimalSearch::ordered_guesses`]), shared by its
-/// three kinds: [`Small`], [`Sift`] and [`Tables`].
+/// three kinds: [`Floor`], [`Sift`] and [`Tables`].
 struct Bounded<'a, 's> {
     search: &'a OptimalSearch<'s>,
     /// The winning feedback's index.
@@ -347,32 +338,31 @@ impl Bounded<'_, '_> {
 }
 
 /// Small sets being searched: each guess's bound `3m - parts - [guess in set]` from its
-/// feedbacks alone, kept as a key by pool position; a guess that splits the set into
-/// singletons has its bound as cost.
-struct Small<'a, 's> {
-    bounded: Bounded<'a, 's>,
+/// feedbacks alone, kept as a key by pool position. The set's [`Floor`] scan has already found
+/// its least bound and that no guess is a shortcut.
+struct Small {
+    m: u32,
+    /// The winning feedback's index.
+    win: usize,
+    budget: u32,
     keys: Vec<u8>,
     counts: Vec<u32>,
 }
 
-impl Small<'_, '_> {
-    /// Keys a guess whose bound is below the budget; `false` (the scan ends) when every part
-    /// is a single, so that the bound is the cost, and it meets the set's known bound.
+impl Small {
+    /// Keys a guess if its bound is below the budget.
     #[inline(always)]
-    fn keep(&mut self, position: usize, guess: CodeIndex, bound: u32, in_set: u32) -> bool {
-        let m = self.bounded.m;
-        if bound + in_set == 2 * m && bound <= self.bounded.known {
-            self.bounded.shortcut = Some((bound, guess));
-            return false;
+    fn keep(&mut self, position: usize, mask: u32) {
+        let bound = mask_bound(mask, self.m, self.win);
+        if bound < self.budget {
+            let key = 2 * (bound - (2 * self.m - 1)) + 1 - ((mask >> self.win) & 1);
+            self.keys[position] = key as u8;
+            self.counts[key as usize] += 1;
         }
-        let key = 2 * (bound - (2 * m - 1)) + 1 - in_set;
-        self.keys[position] = key as u8;
-        self.counts[key as usize] += 1;
-        true
     }
 }
 
-impl Fold for Small<'_, '_> {
+impl Fold for Small {
     fn cut(&self) -> Cut {
         Cut::Never
     }
@@ -380,34 +370,14 @@ impl Fold for Small<'_, '_> {
     #[inline(always)]
     fn visit(&mut self, p: &Partition) -> bool {
         // Only feedback-mask scans (at most 32 feedbacks) run this fold.
-        let mask = p.feedbacks() as u32;
-        let bound = mask_bound(mask, self.bounded.m, self.bounded.win);
-        self.bounded.least = self.bounded.least.min(bound);
-        bound >= self.bounded.budget || self.keep(p.position(), p.guess(), bound, (mask >> self.bounded.win) & 1)
+        self.keep(p.position(), p.feedbacks() as u32);
+        true
     }
 
     #[inline(always)]
     fn visit_masks(&mut self, run: &MaskRun) -> bool {
-        let (masks, guesses, position) = (run.masks(), run.guesses(), run.position());
-        let (m, win, budget) = (self.bounded.m, self.bounded.win, self.bounded.budget);
-        // First every bound, branch-free so that it vectorises (`u32::MAX`: learns nothing);
-        // then the guesses below the budget.
-        let mut bounds = [0u32; RUN_CHUNK];
-        for (c, masks) in masks.chunks(RUN_CHUNK).enumerate() {
-            let bounds = &mut bounds[..masks.len()];
-            for (bound, &mask) in bounds.iter_mut().zip(masks) {
-                *bound = mask_bound(mask, m, win);
-            }
-            self.bounded.least = self.bounded.least.min(bounds.iter().copied().min().unwrap_or(INFINITE));
-            for (i, &bound) in bounds.iter().enumerate() {
-                if bound >= budget {
-                    continue;
-                }
-                let (j, in_set) = (c * RUN_CHUNK + i, (masks[i] >> win) & 1);
-                if !self.keep(position + j, guesses[j], bound, in_set) {
-                    return false;
-                }
-            }
+        for (j, &mask) in run.masks().iter().enumerate() {
+            self.keep(run.position() + j, mask);
         }
         true
     }
@@ -421,7 +391,7 @@ impl Fold for Small<'_, '_> {
         for (count, later) in self.counts.iter_mut().zip(later.counts) {
             *count += later;
         }
-        Small { bounded: self.bounded.merge(later.bounded), ..self }
+        self
     }
 }
 
@@ -492,7 +462,7 @@ impl Fold for Floor<'_, '_> {
     }
 }
 
-/// Guesses whose bounds [`Small`] and [`Sift`] compute together from their masks.
+/// Guesses whose bounds [`Floor`] and [`Sift`] compute together from their masks.
 const RUN_CHUNK: usize = 64;
 
 /// `3m - parts - [guess in set]` from a guess's feedback mask, or `u32::MAX` if the guess
