@@ -97,7 +97,7 @@ impl Order {
         }
     }
 
-    /// The guesses with their bounds, in order (none for [`Order::Pending`]: key it first).
+    /// The guesses with their bounds, in order ([`Order::Pending`] is keyed first).
     pub(super) fn iter(&self) -> impl Iterator<Item = (u32, CodeIndex)> + '_ {
         let (sorted, keyed) = match self {
             Order::Sorted(list) => (Some(list.iter().copied()), None),
@@ -112,7 +112,7 @@ impl Order {
                 };
                 (None, Some((0..counts.len()).filter(|&k| counts[k] > 0).flat_map(in_key)))
             }
-            Order::Pending { .. } => (None, None),
+            Order::Pending { .. } => unreachable!("BUG: a pending order is listed before it is keyed"),
         };
         sorted.into_iter().flatten().chain(keyed.into_iter().flatten())
     }
@@ -434,22 +434,21 @@ impl Fold for Floor<'_, '_> {
     fn visit_masks(&mut self, run: &MaskRun) -> bool {
         let (masks, guesses) = (run.masks(), run.guesses());
         let (m, win, budget) = (self.bounded.m, self.bounded.win, self.bounded.budget);
-        let mut bounds = [0u32; RUN_CHUNK];
         for (masks, guesses) in masks.chunks(RUN_CHUNK).zip(guesses.chunks(RUN_CHUNK)) {
             // Branch-free, so that it vectorises: most guesses are below the budget.
-            let bounds = &mut bounds[..masks.len()];
             let (mut least, mut below, mut short) = (INFINITE, 0u32, false);
-            for (bound, &mask) in bounds.iter_mut().zip(masks) {
-                *bound = mask_bound(mask, m, win);
-                least = least.min(*bound);
-                below += u32::from(*bound < budget);
-                short |= self.shortcut(mask, *bound);
+            for &mask in masks {
+                let bound = mask_bound(mask, m, win);
+                least = least.min(bound);
+                below += u32::from(bound < budget);
+                short |= self.shortcut(mask, bound);
             }
             self.bounded.least = self.bounded.least.min(least);
             self.count += below as usize;
             if short {
-                let i = (0..masks.len()).find(|&i| self.shortcut(masks[i], bounds[i])).expect("flagged above");
-                self.bounded.shortcut = Some((bounds[i], guesses[i]));
+                let bound = |i: usize| mask_bound(masks[i], m, win);
+                let i = (0..masks.len()).find(|&i| self.shortcut(masks[i], bound(i))).expect("flagged above");
+                self.bounded.shortcut = Some((bound(i), guesses[i]));
                 return false;
             }
         }
