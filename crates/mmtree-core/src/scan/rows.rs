@@ -148,9 +148,14 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
     true
 }
 
+/// The mask bit of feedback `f` (below 32 in mask scans).
+#[inline(always)]
+fn bit(f: u8) -> u32 {
+    1 << (f & 31)
+}
+
 /// `masks[j] |= 1 << row[guesses[j]]` for every row, four rows per pass as [`or_rows_plain`].
 fn gather_rows(rows: &[&[u8]], guesses: &[CodeIndex], masks: &mut [u32]) {
-    let bit = |f: u8| 1u32 << (f & 31);
     let mut quads = rows.chunks_exact(4);
     for quad in &mut quads {
         let [a, b, c, d] = [quad[0], quad[1], quad[2], quad[3]];
@@ -189,7 +194,6 @@ unsafe fn or_rows_avx2(rows: &[&[u8]], start: usize, masks: &mut [u32]) {
 #[inline(always)]
 fn or_rows_plain(rows: &[&[u8]], start: usize, masks: &mut [u32]) {
     let len = masks.len();
-    let bit = |f: u8| 1u32 << (f & 31);
     // Four rows per pass over the masks: one load and store of a mask per four rows, not per
     // row (one thread, [6,4] 2.17 -> 1.97 s).
     let mut quads = rows.chunks_exact(4);
