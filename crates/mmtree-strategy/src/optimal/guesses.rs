@@ -134,10 +134,7 @@ impl OptimalSearch<'_> {
     ) -> Scanned {
         let m = set.len() as u32;
         let pool = self.pool(set, history);
-        let guesses = match pool.as_ref() {
-            Some(list) => Guesses::Increasing(list),
-            None => Guesses::Pool(self.space.pool(), false),
-        };
+        let guesses = self.pool_guesses(&pool);
         let masks = self.space.scheme().len() <= 32;
         let win = self.space.scheme().win().get();
         let bounded = || Bounded {
@@ -190,10 +187,7 @@ impl OptimalSearch<'_> {
     /// most the scan's): the same guesses in the same order, up to the budget.
     pub(super) fn keyed(&self, set: &[CodeIndex], pool: &Arc<Option<Vec<CodeIndex>>>, budget: u32) -> Order {
         let m = set.len() as u32;
-        let guesses = match pool.as_ref() {
-            Some(list) => Guesses::Increasing(list),
-            None => Guesses::Pool(self.space.pool(), false),
-        };
+        let guesses = self.pool_guesses(pool);
         let small = || Small {
             m,
             win: self.space.scheme().win().get(),
@@ -203,6 +197,14 @@ impl OptimalSearch<'_> {
         };
         let found = Scan::new(self.space, guesses, set).detail(Detail::Feedbacks).run(small);
         Order::Keyed { keys: found.keys, pool: Arc::clone(pool), base: 2 * m - 1, counts: found.counts }
+    }
+
+    /// A pool (from [`Self::pool`]) as the guesses of a scan.
+    pub(super) fn pool_guesses<'a>(&'a self, pool: &'a Option<Vec<CodeIndex>>) -> Guesses<'a> {
+        match pool {
+            Some(list) => Guesses::Increasing(list),
+            None => Guesses::Pool(self.space.pool(), false),
+        }
     }
 
     /// The guesses to try on `set`: those of the pool, one per symmetry class: near the root

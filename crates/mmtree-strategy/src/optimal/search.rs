@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 
-use mmtree_core::{standard_image, CodeIndex, Cut, Detail, Fold, Guesses, Partition, Scan, MAX_FEEDBACKS};
+use mmtree_core::{standard_image, CodeIndex, Cut, Detail, Fold, Partition, Scan, MAX_FEEDBACKS};
 
 use super::bounds::Small;
 use super::guesses::{Order, Scanned};
@@ -490,10 +490,7 @@ impl OptimalSearch<'_> {
         let win = self.space.scheme().win().get();
         let child_depth = depth - 1;
         let pool = self.pool(set, history);
-        let guesses = match pool.as_ref() {
-            Some(list) => Guesses::Increasing(list),
-            None => Guesses::Pool(self.space.pool(), false),
-        };
+        let guesses = self.pool_guesses(&pool);
         let fold = || Feasible {
             search: self,
             m,
