@@ -41,7 +41,7 @@ const FREE: u8 = u8::MAX;
 
 /// One permutation of positions with the colour map it forces on the colours played so far
 /// (`FREE` for colours never played: those are relabelled canonically).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Element {
     sigma: [u8; MAX_PEGS as usize],
     /// `sigma`'s inverse: the image of a code has at position `p` the peg at `inverse[p]`.
@@ -80,7 +80,10 @@ impl Element {
 /// assert_eq!(abc.format(&after.representative(&code("2131"), false)), "1213");
 /// # Ok::<(), mmtree_core::GameError>(())
 /// ```
-#[derive(Clone, Debug)]
+/// Two groups are equal when they list the same elements in the same order over the same
+/// colours played; groups filtered from the same root list their elements in one order, so
+/// equal groups from different histories compare equal and can share their classes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Symmetry {
     n: u8,
     k: u8,

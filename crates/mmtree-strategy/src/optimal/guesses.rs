@@ -46,6 +46,9 @@ pub(super) struct PoolCache {
     /// The group after each first guess: the root's n! position permutations are filtered
     /// once per first guess rather than once per pool.
     after_first: HashMap<CodeIndex, Arc<Symmetry>>,
+    /// The pools near the root by group: most histories two guesses long fix one of a few
+    /// groups, and listing a group's classes is a walk over every code.
+    by_group: HashMap<Symmetry, Arc<Option<Vec<CodeIndex>>>>,
 }
 
 /// The outcome of scanning the pool on a set.
@@ -229,7 +232,20 @@ impl OptimalSearch<'_> {
         let pool = Arc::new(match (&key, self.config.pool) {
             (PoolKey::History(_), Pool::All) => {
                 let symmetry = self.symmetry(history);
-                (!symmetry.moves_nothing(0)).then(|| symmetry.representatives(space, false))
+                let shared = lock(&self.pools).by_group.get(&symmetry).map(Arc::clone);
+                if let Some(pool) = shared {
+                    lock(&self.pools).pools.insert(key, Arc::clone(&pool));
+                    return pool;
+                }
+                let pool = Arc::new((!symmetry.moves_nothing(0)).then(|| symmetry.representatives(space, false)));
+                let mut cache = lock(&self.pools);
+                let size = pool.as_ref().as_ref().map_or(1, Vec::len);
+                if cache.codes + size <= POOL_CACHE_CODES {
+                    cache.codes += size;
+                    cache.by_group.insert(symmetry, Arc::clone(&pool));
+                    cache.pools.insert(key, Arc::clone(&pool));
+                }
+                return pool;
             }
             (PoolKey::Colours(free), Pool::All) if free.iter().all(|c| c.count_ones() <= 1) => None,
             (PoolKey::Colours(free), Pool::All) => {
