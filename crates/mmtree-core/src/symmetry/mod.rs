@@ -525,6 +525,32 @@ mod tests {
     }
 
     #[test]
+    fn groups_that_compare_equal_fix_the_same_permutations() {
+        // The exact search shares one pool between histories whose groups compare equal.
+        let mut shared = 0;
+        for game in games() {
+            let space = CodeSpace::new(game, MemoryLimit(1 << 30)).unwrap();
+            let codes: Vec<Code> = space.iter().map(|(_, c)| c).collect();
+            let first = codes[codes.len() / 3];
+            let mut seen: Vec<(Symmetry, Vec<(Vec<u8>, Vec<u8>)>)> = Vec::new();
+            for &second in &codes {
+                let history = [first, second];
+                let symmetry = Symmetry::of_history(&game, &history);
+                let mut group = brute_group(&game, &history);
+                group.sort();
+                match seen.iter().find(|(s, _)| *s == symmetry) {
+                    Some((_, earlier)) => {
+                        assert_eq!(*earlier, group, "{game} {history:?}");
+                        shared += 1;
+                    }
+                    None => seen.push((symmetry, group)),
+                }
+            }
+        }
+        assert!(shared > 0, "no two histories share a group");
+    }
+
+    #[test]
     fn the_root_closed_form_matches_the_listed_permutations() {
         for game in games() {
             let root = Symmetry::root(&game);
