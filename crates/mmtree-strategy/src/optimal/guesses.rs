@@ -229,6 +229,7 @@ impl OptimalSearch<'_> {
                 return Arc::clone(pool);
             }
         }
+        let mut group = None;
         let pool = Arc::new(match (&key, self.config.pool) {
             (PoolKey::History(_), Pool::All) => {
                 let symmetry = self.symmetry(history);
@@ -237,15 +238,9 @@ impl OptimalSearch<'_> {
                     lock(&self.pools).pools.insert(key, Arc::clone(&pool));
                     return pool;
                 }
-                let pool = Arc::new((!symmetry.moves_nothing(0)).then(|| symmetry.representatives(space, false)));
-                let mut cache = lock(&self.pools);
-                let size = pool.as_ref().as_ref().map_or(1, Vec::len);
-                if cache.codes + size <= POOL_CACHE_CODES {
-                    cache.codes += size;
-                    cache.by_group.insert(symmetry, Arc::clone(&pool));
-                    cache.pools.insert(key, Arc::clone(&pool));
-                }
-                return pool;
+                let pool = (!symmetry.moves_nothing(0)).then(|| symmetry.representatives(space, false));
+                group = Some(symmetry);
+                pool
             }
             (PoolKey::Colours(free), Pool::All) if free.iter().all(|c| c.count_ones() <= 1) => None,
             (PoolKey::Colours(free), Pool::All) => {
@@ -265,6 +260,9 @@ impl OptimalSearch<'_> {
             if cache.codes + size <= POOL_CACHE_CODES {
                 cache.codes += size;
                 cache.pools.insert(key, Arc::clone(&pool));
+                if let Some(group) = group {
+                    cache.by_group.insert(group, Arc::clone(&pool));
+                }
             }
         }
         pool
