@@ -453,9 +453,12 @@ mod tests {
     use crate::game::{GameSpec, Variant};
     use crate::MemoryLimit;
 
+    /// Permutations of positions and colours, as `(sigma, pi)` pairs.
+    type Group = Vec<(Vec<u8>, Vec<u8>)>;
+
     /// Every (position, colour) permutation of `game` that fixes each code of `history`, as
     /// `(sigma, pi)` with `y[sigma[i]] = pi[x[i]]`: the group by its definition.
-    fn brute_group(game: &Game, history: &[Code]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    fn brute_group(game: &Game, history: &[Code]) -> Group {
         let (n, k) = (game.n(), game.k());
         let mut sigmas = Vec::new();
         permutations(&mut (0..n).collect(), 0, &mut |s| sigmas.push(s.to_vec()));
@@ -532,7 +535,7 @@ mod tests {
             let space = CodeSpace::new(game, MemoryLimit(1 << 30)).unwrap();
             let codes: Vec<Code> = space.iter().map(|(_, c)| c).collect();
             let first = codes[codes.len() / 3];
-            let mut seen: Vec<(Symmetry, Vec<(Vec<u8>, Vec<u8>)>)> = Vec::new();
+            let mut seen: Vec<(Symmetry, Group)> = Vec::new();
             for &second in &codes {
                 let history = [first, second];
                 let symmetry = Symmetry::of_history(&game, &history);
