@@ -33,8 +33,9 @@
 //!   permutation of positions and colours ([`mmtree_core::standard_image`]), holding the same
 //!   costs without guesses. A set about to be scanned first asks its class, so a set whose
 //!   image was solved (under another history, where the first table cannot see it) costs
-//!   nothing; a tree node solved that way alone is solved again when the tree is built, for
-//!   its own guess.
+//!   nothing, and one whose image was only bounded takes that bound and puts its scan off
+//!   until it is searched; a tree node solved by its class alone is solved again when the
+//!   tree is built, for its own guess.
 //! * `parallel`: **rayon** over the guesses of large nodes near the root, with a shared best
 //!   so that the result (cost and guess: the first in the search order) does not depend on
 //!   threads, and over the parts of a guess while no total can reach the limit (exact

@@ -30,9 +30,12 @@ pub(super) enum Prep {
     Expand(Expansion),
 }
 
-/// A scanned set: its guesses in order with their bounds, and its lower bound.
+/// A set to expand: its guesses in order with their bounds (`None`: not scanned yet), and its
+/// lower bound.
 pub(super) struct Expansion {
-    guesses: Order,
+    guesses: Option<Order>,
+    /// The set's `known` bound (see [`OptimalSearch::prepare`]), for a scan still to come.
+    known: u32,
     pub(super) node_bound: u32,
     /// The set's [`standard_image`], which keys its class.
     class: Vec<CodeIndex>,
@@ -181,28 +184,48 @@ impl OptimalSearch<'_> {
                     self.store(set, depth, Entry::Lower(lb));
                     return Ok(Prep::Done(None));
                 }
-                Some(Cost::Lower(lb)) => node_bound = node_bound.max(lb),
+                Some(Cost::Lower(lb)) => {
+                    // An image was scanned before (every lower bound of a class is stored
+                    // after a scan, so it is at least the scan's least bound): the scan
+                    // waits until the set is searched, which most parts of guesses never are.
+                    node_bound = node_bound.max(lb);
+                    self.store(set, depth, Entry::Lower(node_bound));
+                    return Ok(Prep::Expand(Expansion { guesses: None, known, node_bound, class }));
+                }
                 None => {}
             }
         }
+        self.scan(set, budget, depth, history, Expansion { guesses: None, known, node_bound, class })
+    }
+
+    /// Scans the pool of a set about to be expanded: the expansion with its guesses, a
+    /// shortcut, or `Done(None)` if no guess is below the budget.
+    fn scan(
+        &self,
+        set: &[CodeIndex],
+        budget: u32,
+        depth: u8,
+        history: &[CodeIndex],
+        mut x: Expansion,
+    ) -> Result<Prep, Stopped> {
         let nodes = self.nodes.fetch_add(1, Ordering::Relaxed) + 1;
         self.check_stop(nodes)?;
-
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
-        match self.ordered_guesses(set, budget, known, child_depth, history) {
+        match self.ordered_guesses(set, budget, x.known, child_depth, history) {
             Scanned::Shortcut(cost, guess) => {
-                self.store_with_class(set, &class, depth, Entry::Exact(cost, guess));
+                self.store_with_class(set, &x.class, depth, Entry::Exact(cost, guess));
                 Ok(Prep::Solved(cost, guess))
             }
             Scanned::Guesses(guesses, least) => {
-                node_bound = node_bound.max(least);
-                if guesses.len() == 0 {
+                x.node_bound = x.node_bound.max(least);
+                if guesses.len() == 0 || x.node_bound >= budget {
                     self.cutoffs.fetch_add(1, Ordering::Relaxed);
-                    self.store_with_class(set, &class, depth, Entry::Lower(node_bound.max(budget)));
+                    self.store_with_class(set, &x.class, depth, Entry::Lower(x.node_bound.max(budget)));
                     return Ok(Prep::Done(None));
                 }
-                self.store_with_class(set, &class, depth, Entry::Lower(node_bound));
-                Ok(Prep::Expand(Expansion { guesses, node_bound, class }))
+                self.store_with_class(set, &x.class, depth, Entry::Lower(x.node_bound));
+                x.guesses = Some(guesses);
+                Ok(Prep::Expand(x))
             }
         }
     }
@@ -232,9 +255,17 @@ impl OptimalSearch<'_> {
         if x.node_bound >= budget {
             return Ok(None);
         }
+        let x = match x.guesses {
+            Some(_) => x,
+            None => match self.scan(set, budget, depth, history, x)? {
+                Prep::Expand(x) => x,
+                Prep::Solved(cost, guess) => return Ok((cost < budget).then_some((cost, guess))),
+                Prep::Done(_) => return Ok(None),
+            },
+        };
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
         let keyed;
-        let guesses = match &x.guesses {
+        let guesses = match x.guesses.as_ref().expect("scanned above") {
             Order::Pending { pool, .. } => {
                 keyed = self.keyed(set, pool, budget);
                 &keyed
