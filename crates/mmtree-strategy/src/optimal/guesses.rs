@@ -151,7 +151,9 @@ impl OptimalSearch<'_> {
             kept: Vec::new(),
             shortcut: None,
         };
-        let scan = |guesses, detail| Scan::new(self.space, guesses, set).detail(detail);
+        // Chunks of a large scan go to idle threads: most of a search's time with one thread
+        // busy is the scan of a large set whose guess is being bounded.
+        let scan = |guesses, detail| Scan::new(self.space, guesses, set).detail(detail).parallel(self.parallel);
         if m as usize <= self.bounds.linear && child_depth >= 2 && masks {
             // Bounds from `2m - 1` (every part a single, the guess a candidate) to `3m - 1`; the
             // guesses' keys wait until the set is searched.
