@@ -563,7 +563,7 @@ impl OptimalSearch<'_> {
         let perfect = self.bounds.bound(part.len(), UNLIMITED);
         let scanned = match self.ordered_guesses(part, INFINITE, perfect, UNLIMITED, history) {
             Scanned::Shortcut(cost, _) => u64::from(cost),
-            Scanned::Guesses(_, least) => u64::from(least),
+            Scanned::Guesses(_, least, _) => u64::from(least),
         };
         known.max(small).max(scanned)
     }

@@ -1,8 +1,11 @@
 //! Lower bounds on the cost of a candidate set, from the perfect tree: with `b` non-winning
 //! feedbacks at most 1 secret is found by the next guess, `b` by the one after, `b²` by the
 //! third, …, so filling that tree level by level bounds the total of any strategy, and `m`
-//! above the capacity of `D` levels proves a depth limit infeasible. Small sets get a sharper
-//! bound, or their optimum, from their candidates' own partitions.
+//! above the capacity of `D` levels proves a depth limit infeasible. Fewer branches give
+//! sharper bounds: a set whose codes share few colour multisets, or a part of a set on which
+//! no guess gets more than `p` non-winning feedbacks (a guess's feedbacks on a subset are
+//! among those on the set). Small sets get a sharper bound, or their optimum, from their
+//! candidates' own partitions.
 
 use std::cell::RefCell;
 
@@ -38,10 +41,18 @@ pub(super) struct Bounds {
     narrow: Vec<Narrow>,
     /// Each code's colour multiset, numbered.
     multiset_of: Vec<u32>,
+    /// `fewer[p - 1]`: the perfect-tree bounds with `p < branching` non-winning feedbacks,
+    /// for sets of at most [`FEWER_MAX`] codes.
+    fewer: Vec<Narrow>,
 }
+
+/// Most codes of the sets [`Bounds::fewer`] bounds.
+const FEWER_MAX: usize = 1 << 14;
 
 /// The perfect-tree bounds with fewer branches, for sets of few colour multisets.
 struct Narrow {
+    /// Non-winning feedbacks.
+    branches: u64,
     lower: Vec<u32>,
     outside: Vec<u32>,
     /// As [`Bounds::linear`].
@@ -81,13 +92,21 @@ impl Bounds {
                     let lower = perfect_bounds(space.len(), most as u64);
                     let outside = outside_bounds(&lower, most as u64);
                     let linear = linear_end(&lower);
-                    narrow.push(Narrow { lower, outside, linear });
+                    narrow.push(Narrow { branches: most as u64, lower, outside, linear });
                 }
                 _ => break,
             }
         }
         let multiset_of = space.multiset_numbers().0;
-        Bounds { branching, lower, outside, linear, capacities, narrow, multiset_of }
+        let fewer = (1..branching)
+            .map(|p| {
+                let lower = perfect_bounds(space.len().min(FEWER_MAX), p);
+                let outside = outside_bounds(&lower, p);
+                let linear = linear_end(&lower);
+                Narrow { branches: p, lower, outside, linear }
+            })
+            .collect();
+        Bounds { branching, lower, outside, linear, capacities, narrow, multiset_of, fewer }
     }
 
     /// [`Bounds::bound`] of a set, sharpened by [`Bounds::lower_of`].
@@ -105,6 +124,15 @@ impl Bounds {
     /// feedbacks on it than the game has.
     pub(super) fn lower_of(&self, set: &[CodeIndex]) -> &[u32] {
         self.narrow_of(set).map_or(&self.lower, |n| &n.lower)
+    }
+
+    /// The perfect-tree bounds (and their `linear`) of the subsets of a set of `m` codes on
+    /// which no guess gives more than `most` non-winning feedbacks.
+    pub(super) fn with_branching(&self, m: usize, most: u32) -> (&[u32], usize) {
+        match self.fewer.get((most as usize).wrapping_sub(1)) {
+            Some(n) if m <= FEWER_MAX => (&n.lower, n.linear),
+            _ => (&self.lower, self.linear),
+        }
     }
 
     /// The narrower bounds of `set`, if any (see [`Bounds::lower_of`]).
@@ -160,13 +188,23 @@ impl Bounds {
     /// of these, it is optimal; the first candidate in code order reaching it is played.
     /// Otherwise the least of them all bounds the cost.
     pub(super) fn small_set(&self, space: &CodeSpace, pool: Pool, set: &[CodeIndex], depth: u8) -> Small {
+        self.small_part(space, pool, set, depth, u32::MAX)
+    }
+
+    /// [`Self::small_set`] of a part of a set on which no guess gives more than `most`
+    /// non-winning feedbacks (which only sharpens the lower bound).
+    pub(super) fn small_part(&self, space: &CodeSpace, pool: Pool, set: &[CodeIndex], depth: u8, most: u32) -> Small {
         let m = set.len();
         // Parts of 2 need 2 more guesses, singles 1; larger sets never qualify.
         if depth < 3 || (m as u64) > 2 * self.branching + 1 {
             return Small::Unknown;
         }
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
-        let narrow = self.narrow_of(set);
+        let fewer = self.fewer.get((most as usize).wrapping_sub(1)).filter(|_| m <= FEWER_MAX);
+        let narrow = match (self.narrow_of(set), fewer) {
+            (Some(a), Some(b)) => Some(if b.branches < a.branches { b } else { a }),
+            (a, b) => a.or(b),
+        };
         let (lower, outside) = narrow.map_or((&self.lower, &self.outside), |n| (&n.lower, &n.outside));
         // No part of a candidate's partition has more than `m - 1` codes: up to `linear`
         // (under both bounds) each costs `2c - 1`, so a row's cost is `m + 2 (m - 1) - parts`

@@ -2,7 +2,10 @@
 //! guess's bound, sorted by it.
 //!
 //! A guess is bounded by `|K|` plus its parts' perfect-tree bounds, less one if it can win at
-//! once; the least such bound over the pool bounds the set. On sets of at most `b + 1` codes
+//! once; the least such bound over the pool bounds the set. The parts' perfect trees branch
+//! as much as the most non-winning feedbacks any guess of the pool gets on the set, counted
+//! first from the feedback masks (cheaper than the tables); the pool has a guess of every
+//! symmetry class of the set, so that is the most any allowed guess gets. On sets of at most `b + 1` codes
 //! every part has at most `linear` codes, where `lower[c] = 2c - 1`, so the bound is
 //! `3|K| - parts - [guess in K]` and the set of feedbacks that occur is all a guess needs.
 
@@ -55,8 +58,9 @@ pub(super) struct PoolCache {
 pub(super) enum Scanned {
     /// A guess whose known cost equals a lower bound of the set.
     Shortcut(u32, CodeIndex),
-    /// The guesses to try with their bounds, in order, and the least bound of any guess.
-    Guesses(Order, u32),
+    /// The guesses to try with their bounds, in order, the least bound of any guess, and the
+    /// most non-winning feedbacks a guess gives on the set (`u32::MAX`: not counted).
+    Guesses(Order, u32, u32),
 }
 
 /// The guesses to try on a set with their bounds, in increasing bound, then candidates
@@ -157,17 +161,19 @@ impl OptimalSearch<'_> {
         if m as usize <= self.bounds.linear && child_depth >= 2 && masks {
             // Bounds from `2m - 1` (every part a single, the guess a candidate) to `3m - 1`; the
             // guesses' keys wait until the set is searched.
-            let found = scan(guesses, Detail::Feedbacks).run(|| Floor { bounded: bounded(), count: 0 });
+            let found = scan(guesses, Detail::Feedbacks).run(|| Floor { bounded: bounded(), count: 0, most: 0 });
             return match found.bounded.shortcut {
                 Some((cost, g)) => Scanned::Shortcut(cost, g),
-                None => Scanned::Guesses(Order::Pending { pool, count: found.count }, found.bounded.least),
+                None => Scanned::Guesses(Order::Pending { pool, count: found.count }, found.bounded.least, found.most),
             };
         }
         // Larger sets: `3m - parts - [guess in set]` still bounds every guess's bound from
         // below (`lower[c] >= 2c - 1`), so when the budget is below `3m - 1` the feedback
         // masks sift out guesses that cannot beat it before any partition table is counted.
-        let sifted = (masks && u64::from(budget) + 1 < 3 * u64::from(m))
-            .then(|| scan(guesses, Detail::Feedbacks).run(|| Sift(bounded())).0);
+        let sift = masks && u64::from(budget) + 1 < 3 * u64::from(m);
+        let sifted = masks.then(|| scan(guesses, Detail::Feedbacks).run(|| Sift(bounded(), sift, 0)));
+        let most = sifted.as_ref().map_or(u32::MAX, |s| s.2);
+        let sifted = sifted.filter(|s| s.1).map(|s| s.0);
         let guesses = match &sifted {
             Some(sifted) => Guesses::Increasing(&sifted.kept),
             None => guesses,
@@ -179,13 +185,14 @@ impl OptimalSearch<'_> {
             _ => 2,
         };
         let cap = self.bounds.capacity(child_depth);
-        let linear = self.bounds.linear;
+        let (lower, linear) = self.bounds.with_branching(set.len(), most);
         let pairwise = set.len() <= PAIRWISE_MAX.min(2 * linear + 1);
         let (detail, members) = if pairwise { (Detail::Moments, Some(set)) } else { (Detail::Counts, None) };
-        let mut found =
-            scan(guesses, detail).run(|| Tables { bounded: bounded(), exact_size, cap, linear, members }).bounded;
+        let mut found = scan(guesses, detail)
+            .run(|| Tables { bounded: bounded(), exact_size, cap, lower, linear, members })
+            .bounded;
         found.least = found.least.min(sifted.map_or(INFINITE, |s| s.least));
-        found.finish()
+        found.finish(most)
     }
 
     /// The [`Order::Keyed`] of a set whose scan left it [`Order::Pending`], for `budget` (at
@@ -314,10 +321,10 @@ struct Bounded<'a, 's> {
 }
 
 impl Bounded<'_, '_> {
-    fn finish(self) -> Scanned {
+    fn finish(self, most: u32) -> Scanned {
         match self.shortcut {
             Some((cost, g)) => Scanned::Shortcut(cost, g),
-            None => Scanned::Guesses(Order::Sorted(sort_guesses(self.out, self.least)), self.least),
+            None => Scanned::Guesses(Order::Sorted(sort_guesses(self.out, self.least)), self.least, most),
         }
     }
 
@@ -419,6 +426,8 @@ impl Fold for Small {
 struct Floor<'a, 's> {
     bounded: Bounded<'a, 's>,
     count: usize,
+    /// The most non-winning feedbacks of a guess.
+    most: u32,
 }
 
 impl Floor<'_, '_> {
@@ -438,6 +447,7 @@ impl Fold for Floor<'_, '_> {
     fn visit(&mut self, p: &Partition) -> bool {
         // Only feedback-mask scans (at most 32 feedbacks) run this fold.
         let mask = p.feedbacks() as u32;
+        self.most = self.most.max((mask & !(1 << self.bounded.win)).count_ones());
         let bound = mask_bound(mask, self.bounded.m, self.bounded.win);
         self.bounded.least = self.bounded.least.min(bound);
         if self.shortcut(mask, bound) {
@@ -454,14 +464,16 @@ impl Fold for Floor<'_, '_> {
         let (m, win, budget) = (self.bounded.m, self.bounded.win, self.bounded.budget);
         for (masks, guesses) in masks.chunks(RUN_CHUNK).zip(guesses.chunks(RUN_CHUNK)) {
             // Branch-free, so that it vectorises: most guesses are below the budget.
-            let (mut least, mut below, mut short) = (INFINITE, 0u32, false);
+            let (mut least, mut below, mut short, mut most) = (INFINITE, 0u32, false, 0);
             for &mask in masks {
+                most = most.max((mask & !(1 << win)).count_ones());
                 let bound = mask_bound(mask, m, win);
                 least = least.min(bound);
                 below += u32::from(bound < budget);
                 short |= self.shortcut(mask, bound);
             }
             self.bounded.least = self.bounded.least.min(least);
+            self.most = self.most.max(most);
             self.count += below as usize;
             if short {
                 let bound = |i: usize| mask_bound(masks[i], m, win);
@@ -475,6 +487,7 @@ impl Fold for Floor<'_, '_> {
 
     fn merge(mut self, later: Self) -> Self {
         self.count += later.count;
+        self.most = self.most.max(later.most);
         Floor { bounded: self.bounded.merge(later.bounded), ..self }
     }
 }
@@ -491,8 +504,9 @@ fn mask_bound(mask: u32, m: u32, win: usize) -> u32 {
     (3 * m - parts - in_set) | useless.wrapping_neg()
 }
 
-/// The guesses whose floor `3m - parts - [guess in set]` is below the budget.
-struct Sift<'a, 's>(Bounded<'a, 's>);
+/// The guesses whose floor `3m - parts - [guess in set]` is below the budget (when the
+/// `bool` says to sift), and the most non-winning feedbacks any guess gives.
+struct Sift<'a, 's>(Bounded<'a, 's>, bool, u32);
 
 impl Fold for Sift<'_, '_> {
     fn cut(&self) -> Cut {
@@ -502,11 +516,15 @@ impl Fold for Sift<'_, '_> {
     #[inline(always)]
     fn visit(&mut self, p: &Partition) -> bool {
         // Only feedback-mask scans (at most 32 feedbacks) run this fold.
-        let floor = mask_bound(p.feedbacks() as u32, self.0.m, self.0.win);
-        if floor >= self.0.budget {
-            self.0.least = self.0.least.min(floor);
-        } else {
-            self.0.kept.push(p.guess());
+        let mask = p.feedbacks() as u32;
+        self.2 = self.2.max((mask & !(1 << self.0.win)).count_ones());
+        if self.1 {
+            let floor = mask_bound(mask, self.0.m, self.0.win);
+            if floor >= self.0.budget {
+                self.0.least = self.0.least.min(floor);
+            } else {
+                self.0.kept.push(p.guess());
+            }
         }
         true
     }
@@ -515,8 +533,17 @@ impl Fold for Sift<'_, '_> {
     fn visit_masks(&mut self, run: &MaskRun) -> bool {
         let b = &mut self.0;
         let (m, win, budget) = (b.m, b.win, b.budget);
+        let others = !(1u32 << win);
         let mut floors = [0u32; RUN_CHUNK];
         for (masks, guesses) in run.masks().chunks(RUN_CHUNK).zip(run.guesses().chunks(RUN_CHUNK)) {
+            let most = masks.iter().map(|&mask| (mask & others).count_ones()).max().unwrap_or(0);
+            self.2 = self.2.max(most);
+            if !self.1 {
+                if u64::from(self.2) >= b.search.bounds.branching {
+                    return false; // nothing left to learn
+                }
+                continue;
+            }
             let floors = &mut floors[..masks.len()];
             let mut least = INFINITE;
             for (floor, &mask) in floors.iter_mut().zip(masks) {
@@ -532,7 +559,7 @@ impl Fold for Sift<'_, '_> {
     }
 
     fn merge(self, later: Self) -> Self {
-        Sift(self.0.merge(later.0))
+        Sift(self.0.merge(later.0), self.1, self.2.max(later.2))
     }
 }
 
@@ -542,7 +569,9 @@ struct Tables<'a, 's> {
     bounded: Bounded<'a, 's>,
     exact_size: u32,
     cap: u64,
-    /// [`super::bounds::Bounds::linear`].
+    /// The perfect-tree bounds of the set's parts ([`super::bounds::Bounds::with_branching`]).
+    lower: &'a [u32],
+    /// Their [`super::bounds::Bounds::linear`].
     linear: usize,
     /// The set, when the scan reports statistics instead of tables (whether a guess is a
     /// candidate is then looked up here).
@@ -576,8 +605,7 @@ impl Fold for Tables<'_, '_> {
         // Parts up to `linear` codes have `lower[c] = 2c - 1`, so while at most the largest
         // part is larger the sum of `lower` is `2m - parts` plus the largest's excess, with
         // no other part's size looked up.
-        let lower = &b.search.bounds.lower[..];
-        let (m, linear) = (b.m as usize, self.linear);
+        let (lower, m, linear) = (self.lower, b.m as usize, self.linear);
         let sum = if (largest as usize) <= linear {
             2 * u64::from(b.m) - u64::from(parts)
         } else if m - largest as usize <= linear {

@@ -9,7 +9,9 @@
 //! * `bounds`: **admissible bounds.** With `b` non-winning feedbacks, at most 1 secret is
 //!   found by the next guess, at most `b` by the one after, `b²` by the third, … Filling this
 //!   perfect tree level by level gives a lower bound `lower[m]` on the cost of any set of `m`
-//!   codes, and `m` above the capacity of `D` levels proves a depth limit infeasible. A guess
+//!   codes, and `m` above the capacity of `D` levels proves a depth limit infeasible. A set's
+//!   scan finds the most non-winning feedbacks `p` a guess gets on it; no guess gets more on
+//!   a subset, so its parts take the perfect trees with `p` branches. A guess
 //!   that is not a candidate costs at least `|K|` plus the best split of `|K|` into `b`
 //!   perfect trees; on small sets the candidates' own partitions give the rest.
 //! * `guesses`: **scanning.** A guess is bounded by `|K|` plus its parts' bounds; the least

@@ -20,6 +20,7 @@ impl OptimalSearch<'_> {
         guesses: &[(u32, CodeIndex)],
         budget: u32,
         child_depth: u8,
+        most: u32,
         history: &[CodeIndex],
     ) -> Result<Option<(u32, CodeIndex)>, Stopped> {
         let pack = |cost: u32, pos: u32| (u64::from(cost) << 32) | u64::from(pos);
@@ -27,7 +28,7 @@ impl OptimalSearch<'_> {
         let best = AtomicU64::new(initial);
         // The most promising guess alone first, so the others start with its cost as budget.
         let (bound, guess) = guesses[0];
-        if let Some(c) = self.evaluate(set, guess, bound, budget, child_depth, history)? {
+        if let Some(c) = self.evaluate(set, (bound, guess), budget, child_depth, most, history)? {
             best.store(pack(c, 0), Ordering::Relaxed);
         }
         guesses.par_iter().enumerate().skip(1).try_for_each(|(i, &(bound, guess))| {
@@ -39,7 +40,7 @@ impl OptimalSearch<'_> {
                 self.cutoffs.fetch_add(1, Ordering::Relaxed);
                 return Ok(());
             }
-            if let Some(c) = self.evaluate(set, guess, bound, limit, child_depth, history)? {
+            if let Some(c) = self.evaluate(set, (bound, guess), limit, child_depth, most, history)? {
                 best.fetch_min(pack(c, i as u32), Ordering::Relaxed);
             }
             Ok(())

@@ -37,6 +37,10 @@ pub(super) struct Expansion {
     /// The set's `known` bound (see [`OptimalSearch::prepare`]), for a scan still to come.
     known: u32,
     pub(super) node_bound: u32,
+    /// The most non-winning feedbacks a guess gives on the set, from its scan (`u32::MAX`
+    /// before it, or if not counted): every subset takes the perfect-tree bounds with that
+    /// many branches.
+    most: u32,
     /// The set's [`standard_image`], which keys its class.
     class: Vec<CodeIndex>,
 }
@@ -190,12 +194,12 @@ impl OptimalSearch<'_> {
                     // waits until the set is searched, which most parts of guesses never are.
                     node_bound = node_bound.max(lb);
                     self.store(set, depth, Entry::Lower(node_bound));
-                    return Ok(Prep::Expand(Expansion { guesses: None, known, node_bound, class }));
+                    return Ok(Prep::Expand(Expansion { guesses: None, known, node_bound, most: u32::MAX, class }));
                 }
                 None => {}
             }
         }
-        self.scan(set, budget, depth, history, Expansion { guesses: None, known, node_bound, class })
+        self.scan(set, budget, depth, history, Expansion { guesses: None, known, node_bound, most: u32::MAX, class })
     }
 
     /// Scans the pool of a set about to be expanded: the expansion with its guesses, a
@@ -216,8 +220,9 @@ impl OptimalSearch<'_> {
                 self.store_with_class(set, &x.class, depth, Entry::Exact(cost, guess));
                 Ok(Prep::Solved(cost, guess))
             }
-            Scanned::Guesses(guesses, least) => {
+            Scanned::Guesses(guesses, least, most) => {
                 x.node_bound = x.node_bound.max(least);
+                x.most = most;
                 if guesses.len() == 0 || x.node_bound >= budget {
                     self.cutoffs.fetch_add(1, Ordering::Relaxed);
                     self.store_with_class(set, &x.class, depth, Entry::Lower(x.node_bound.max(budget)));
@@ -276,9 +281,9 @@ impl OptimalSearch<'_> {
             self.parallel && history.len() < PARALLEL_DEPTH && set.len() >= PARALLEL_MIN && guesses.len() > 1;
         let best = if parallel {
             let listed: Vec<_> = guesses.iter().collect();
-            self.best_parallel(set, &listed, budget, child_depth, history)?
+            self.best_parallel(set, &listed, budget, child_depth, x.most, history)?
         } else {
-            self.best_serial(set, guesses, budget, child_depth, history)?
+            self.best_serial(set, guesses, budget, child_depth, x.most, history)?
         };
         match best {
             Some((cost, guess)) => {
@@ -298,6 +303,7 @@ impl OptimalSearch<'_> {
         guesses: &Order,
         budget: u32,
         child_depth: u8,
+        most: u32,
         history: &[CodeIndex],
     ) -> Result<Option<(u32, CodeIndex)>, Stopped> {
         let mut best = budget;
@@ -315,7 +321,7 @@ impl OptimalSearch<'_> {
                 continue;
             }
             same.push(guess);
-            if let Some(cost) = self.evaluate(set, guess, bound, best, child_depth, history)? {
+            if let Some(cost) = self.evaluate(set, (bound, guess), best, child_depth, most, history)? {
                 best = cost;
                 best_guess = Some(guess);
             }
@@ -362,7 +368,8 @@ impl OptimalSearch<'_> {
         })
     }
 
-    /// The cost of playing `guess` on `set` if below `limit`.
+    /// The cost of playing `guess` (whose bound is `bound`) on `set` if below `limit`; `most`:
+    /// as [`Expansion::most`].
     ///
     /// First every part is bounded as cheaply as possible (closed forms, the table, then
     /// small parts from their own candidates), then each part is prepared (its pool
@@ -372,13 +379,14 @@ impl OptimalSearch<'_> {
     pub(super) fn evaluate(
         &self,
         set: &[CodeIndex],
-        guess: CodeIndex,
-        bound: u32,
+        (bound, guess): (u32, CodeIndex),
         limit: u32,
         child_depth: u8,
+        most: u32,
         history: &[CodeIndex],
     ) -> Result<Option<u32>, Stopped> {
         let win = self.space.scheme().win().get();
+        let (fewer, _) = self.bounds.with_branching(set.len(), most);
         let mut codes = Vec::new();
         let starts = self.space.split_flat(guess, set, &mut codes);
         let mut parts: Vec<&[CodeIndex]> = (0..self.space.scheme().len())
@@ -394,7 +402,7 @@ impl OptimalSearch<'_> {
         let mut running = set.len() as u32;
         let mut bounds = Vec::with_capacity(parts.len());
         for part in &parts {
-            let b = self.bounds.set_bound(part, child_depth);
+            let b = self.bounds.set_bound(part, child_depth).max(fewer[part.len()]);
             let (b, exact) = if part.len() <= 2 || b == INFINITE {
                 (b, true) // 1 and 3: the costs of 1 and 2 codes, when the depth allows them
             } else {
@@ -424,7 +432,8 @@ impl OptimalSearch<'_> {
             if *exact {
                 continue;
             }
-            let (cost, now_exact) = match self.bounds.small_set(self.space, self.config.pool, part, child_depth) {
+            let (cost, now_exact) = match self.bounds.small_part(self.space, self.config.pool, part, child_depth, most)
+            {
                 Small::Exact(cost, _) => (cost, true),
                 Small::Lower(lb) => {
                     *small = Some(lb);
