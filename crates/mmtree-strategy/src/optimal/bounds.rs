@@ -127,12 +127,14 @@ impl Bounds {
     }
 
     /// The perfect-tree bounds (and their `linear`) of the subsets of a set of `m` codes on
-    /// which no guess gives more than `most` non-winning feedbacks.
-    pub(super) fn with_branching(&self, m: usize, most: u32) -> (&[u32], usize) {
-        match self.fewer.get((most as usize).wrapping_sub(1)) {
-            Some(n) if m <= FEWER_MAX => (&n.lower, n.linear),
-            _ => (&self.lower, self.linear),
-        }
+    /// which no guess gives more than `most` non-winning feedbacks (`None`: not counted).
+    pub(super) fn with_branching(&self, m: usize, most: Option<u32>) -> (&[u32], usize) {
+        self.fewer(m, most).map_or((&self.lower, self.linear), |n| (&n.lower, n.linear))
+    }
+
+    /// The bounds [`Self::with_branching`] gives, unless they are the game's.
+    fn fewer(&self, m: usize, most: Option<u32>) -> Option<&Narrow> {
+        self.fewer.get((most? as usize).checked_sub(1)?).filter(|_| m <= FEWER_MAX)
     }
 
     /// The narrower bounds of `set`, if any (see [`Bounds::lower_of`]).
@@ -188,20 +190,26 @@ impl Bounds {
     /// of these, it is optimal; the first candidate in code order reaching it is played.
     /// Otherwise the least of them all bounds the cost.
     pub(super) fn small_set(&self, space: &CodeSpace, pool: Pool, set: &[CodeIndex], depth: u8) -> Small {
-        self.small_part(space, pool, set, depth, u32::MAX)
+        self.small_part(space, pool, set, depth, None)
     }
 
     /// [`Self::small_set`] of a part of a set on which no guess gives more than `most`
     /// non-winning feedbacks (which only sharpens the lower bound).
-    pub(super) fn small_part(&self, space: &CodeSpace, pool: Pool, set: &[CodeIndex], depth: u8, most: u32) -> Small {
+    pub(super) fn small_part(
+        &self,
+        space: &CodeSpace,
+        pool: Pool,
+        set: &[CodeIndex],
+        depth: u8,
+        most: Option<u32>,
+    ) -> Small {
         let m = set.len();
         // Parts of 2 need 2 more guesses, singles 1; larger sets never qualify.
         if depth < 3 || (m as u64) > 2 * self.branching + 1 {
             return Small::Unknown;
         }
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
-        let fewer = self.fewer.get((most as usize).wrapping_sub(1)).filter(|_| m <= FEWER_MAX);
-        let narrow = match (self.narrow_of(set), fewer) {
+        let narrow = match (self.narrow_of(set), self.fewer(m, most)) {
             (Some(a), Some(b)) => Some(if b.branches < a.branches { b } else { a }),
             (a, b) => a.or(b),
         };

@@ -5,9 +5,10 @@
 //! once; the least such bound over the pool bounds the set. The parts' perfect trees branch
 //! as much as the most non-winning feedbacks any guess of the pool gets on the set, counted
 //! first from the feedback masks (cheaper than the tables); the pool has a guess of every
-//! symmetry class of the set, so that is the most any allowed guess gets. On sets of at most `b + 1` codes
-//! every part has at most `linear` codes, where `lower[c] = 2c - 1`, so the bound is
-//! `3|K| - parts - [guess in K]` and the set of feedbacks that occur is all a guess needs.
+//! symmetry class of the set, so that is the most any allowed guess gets. On sets of at most
+//! `b + 1` codes every part has at most `linear` codes, where `lower[c] = 2c - 1`, so the
+//! bound is `3|K| - parts - [guess in K]` and the set of feedbacks that occur is all a guess
+//! needs.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -59,8 +60,8 @@ pub(super) enum Scanned {
     /// A guess whose known cost equals a lower bound of the set.
     Shortcut(u32, CodeIndex),
     /// The guesses to try with their bounds, in order, the least bound of any guess, and the
-    /// most non-winning feedbacks a guess gives on the set (`u32::MAX`: not counted).
-    Guesses(Order, u32, u32),
+    /// most non-winning feedbacks a guess gives on the set, if counted.
+    Guesses(Order, u32, Option<u32>),
 }
 
 /// The guesses to try on a set with their bounds, in increasing bound, then candidates
@@ -164,7 +165,9 @@ impl OptimalSearch<'_> {
             let found = scan(guesses, Detail::Feedbacks).run(|| Floor { bounded: bounded(), count: 0, most: 0 });
             return match found.bounded.shortcut {
                 Some((cost, g)) => Scanned::Shortcut(cost, g),
-                None => Scanned::Guesses(Order::Pending { pool, count: found.count }, found.bounded.least, found.most),
+                None => {
+                    Scanned::Guesses(Order::Pending { pool, count: found.count }, found.bounded.least, Some(found.most))
+                }
             };
         }
         // Larger sets: `3m - parts - [guess in set]` still bounds every guess's bound from
@@ -172,7 +175,7 @@ impl OptimalSearch<'_> {
         // masks sift out guesses that cannot beat it before any partition table is counted.
         let sift = masks && u64::from(budget) + 1 < 3 * u64::from(m);
         let sifted = masks.then(|| scan(guesses, Detail::Feedbacks).run(|| Sift(bounded(), sift, 0)));
-        let most = sifted.as_ref().map_or(u32::MAX, |s| s.2);
+        let most = sifted.as_ref().map(|s| s.2);
         let sifted = sifted.filter(|s| s.1).map(|s| s.0);
         let guesses = match &sifted {
             Some(sifted) => Guesses::Increasing(&sifted.kept),
@@ -321,7 +324,7 @@ struct Bounded<'a, 's> {
 }
 
 impl Bounded<'_, '_> {
-    fn finish(self, most: u32) -> Scanned {
+    fn finish(self, most: Option<u32>) -> Scanned {
         match self.shortcut {
             Some((cost, g)) => Scanned::Shortcut(cost, g),
             None => Scanned::Guesses(Order::Sorted(sort_guesses(self.out, self.least)), self.least, most),

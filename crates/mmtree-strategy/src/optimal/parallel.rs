@@ -20,7 +20,7 @@ impl OptimalSearch<'_> {
         guesses: &[(u32, CodeIndex)],
         budget: u32,
         child_depth: u8,
-        most: u32,
+        most: Option<u32>,
         history: &[CodeIndex],
     ) -> Result<Option<(u32, CodeIndex)>, Stopped> {
         let pack = |cost: u32, pos: u32| (u64::from(cost) << 32) | u64::from(pos);

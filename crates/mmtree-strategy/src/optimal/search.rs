@@ -37,10 +37,10 @@ pub(super) struct Expansion {
     /// The set's `known` bound (see [`OptimalSearch::prepare`]), for a scan still to come.
     known: u32,
     pub(super) node_bound: u32,
-    /// The most non-winning feedbacks a guess gives on the set, from its scan (`u32::MAX`
-    /// before it, or if not counted): every subset takes the perfect-tree bounds with that
-    /// many branches.
-    most: u32,
+    /// The most non-winning feedbacks a guess gives on the set, from its scan (`None` before
+    /// it, or if not counted): every subset takes the perfect-tree bounds with that many
+    /// branches.
+    most: Option<u32>,
     /// The set's [`standard_image`], which keys its class.
     class: Vec<CodeIndex>,
 }
@@ -194,12 +194,12 @@ impl OptimalSearch<'_> {
                     // waits until the set is searched, which most parts of guesses never are.
                     node_bound = node_bound.max(lb);
                     self.store(set, depth, Entry::Lower(node_bound));
-                    return Ok(Prep::Expand(Expansion { guesses: None, known, node_bound, most: u32::MAX, class }));
+                    return Ok(Prep::Expand(Expansion { guesses: None, known, node_bound, most: None, class }));
                 }
                 None => {}
             }
         }
-        self.scan(set, budget, depth, history, Expansion { guesses: None, known, node_bound, most: u32::MAX, class })
+        self.scan(set, budget, depth, history, Expansion { guesses: None, known, node_bound, most: None, class })
     }
 
     /// Scans the pool of a set about to be expanded: the expansion with its guesses, a
@@ -303,7 +303,7 @@ impl OptimalSearch<'_> {
         guesses: &Order,
         budget: u32,
         child_depth: u8,
-        most: u32,
+        most: Option<u32>,
         history: &[CodeIndex],
     ) -> Result<Option<(u32, CodeIndex)>, Stopped> {
         let mut best = budget;
@@ -382,7 +382,7 @@ impl OptimalSearch<'_> {
         (bound, guess): (u32, CodeIndex),
         limit: u32,
         child_depth: u8,
-        most: u32,
+        most: Option<u32>,
         history: &[CodeIndex],
     ) -> Result<Option<u32>, Stopped> {
         let win = self.space.scheme().win().get();
