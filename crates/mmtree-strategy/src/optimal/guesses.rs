@@ -450,7 +450,7 @@ impl Fold for Floor<'_, '_> {
     fn visit(&mut self, p: &Partition) -> bool {
         // Only feedback-mask scans (at most 32 feedbacks) run this fold.
         let mask = p.feedbacks() as u32;
-        self.most = self.most.max((mask & !(1 << self.bounded.win)).count_ones());
+        self.most = self.most.max(non_winning(mask, self.bounded.win));
         let bound = mask_bound(mask, self.bounded.m, self.bounded.win);
         self.bounded.least = self.bounded.least.min(bound);
         if self.shortcut(mask, bound) {
@@ -469,7 +469,7 @@ impl Fold for Floor<'_, '_> {
             // Branch-free, so that it vectorises: most guesses are below the budget.
             let (mut least, mut below, mut short, mut most) = (INFINITE, 0u32, false, 0);
             for &mask in masks {
-                most = most.max((mask & !(1 << win)).count_ones());
+                most = most.max(non_winning(mask, win));
                 let bound = mask_bound(mask, m, win);
                 least = least.min(bound);
                 below += u32::from(bound < budget);
@@ -507,6 +507,12 @@ fn mask_bound(mask: u32, m: u32, win: usize) -> u32 {
     (3 * m - parts - in_set) | useless.wrapping_neg()
 }
 
+/// The non-winning feedbacks in a guess's feedback mask.
+#[inline(always)]
+fn non_winning(mask: u32, win: usize) -> u32 {
+    (mask & !(1 << win)).count_ones()
+}
+
 /// The guesses whose floor `3m - parts - [guess in set]` is below the budget (when the
 /// `bool` says to sift), and the most non-winning feedbacks any guess gives.
 struct Sift<'a, 's>(Bounded<'a, 's>, bool, u32);
@@ -520,7 +526,7 @@ impl Fold for Sift<'_, '_> {
     fn visit(&mut self, p: &Partition) -> bool {
         // Only feedback-mask scans (at most 32 feedbacks) run this fold.
         let mask = p.feedbacks() as u32;
-        self.2 = self.2.max((mask & !(1 << self.0.win)).count_ones());
+        self.2 = self.2.max(non_winning(mask, self.0.win));
         if self.1 {
             let floor = mask_bound(mask, self.0.m, self.0.win);
             if floor >= self.0.budget {
@@ -536,10 +542,9 @@ impl Fold for Sift<'_, '_> {
     fn visit_masks(&mut self, run: &MaskRun) -> bool {
         let b = &mut self.0;
         let (m, win, budget) = (b.m, b.win, b.budget);
-        let others = !(1u32 << win);
         let mut floors = [0u32; RUN_CHUNK];
         for (masks, guesses) in run.masks().chunks(RUN_CHUNK).zip(run.guesses().chunks(RUN_CHUNK)) {
-            let most = masks.iter().map(|&mask| (mask & others).count_ones()).max().unwrap_or(0);
+            let most = masks.iter().map(|&mask| non_winning(mask, win)).max().unwrap_or(0);
             self.2 = self.2.max(most);
             if !self.1 {
                 if u64::from(self.2) >= b.search.bounds.branching {
