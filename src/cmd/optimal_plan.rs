@@ -276,7 +276,7 @@ fn assemble(
         guess_code: alphabet.format(&space.code(guess)),
     };
     // The jobs of the parts `guess` leaves of `set` after `history`.
-    let mut jobs = |history: &[Round], set: &[CodeIndex], guess: CodeIndex| {
+    let mut jobs = |history: &[Round], set: &[CodeIndex], guess: CodeIndex| -> Result<()> {
         let guesses: Vec<CodeIndex> = history.iter().map(|r| r.0).chain([guess]).collect();
         for (f, part) in space.split(guess, set).into_iter().filter(|(f, _)| *f != win) {
             let history: Vec<Round> = history.iter().copied().chain([(guess, f)]).collect();
@@ -286,14 +286,15 @@ fn assemble(
                 candidates: part.len() as u32,
                 cost: difficulty(part.len()),
                 shard: 0,
-                lower_bound: Some(search.part_lower_bound(&part, &guesses)),
+                lower_bound: Some(search.part_lower_bound(&part, &guesses)?),
             });
         }
+        Ok(())
     };
     for &g in &first {
         top.push(node(&[], all.len(), g));
         if depth == 1 {
-            jobs(&[], &all, g);
+            jobs(&[], &all, g)?;
             continue;
         }
         for (f, part) in parts_of(g) {
@@ -302,7 +303,7 @@ fn assemble(
             let cap = OptimalSearch::new(space, config).run_part(&part, &[g]).map_err(|e| anyhow::anyhow!("{e}"))?;
             for (_, h) in search.promising_guesses(&part, &[g], cap.upper_bound) {
                 top.push(node(&[(g, f)], part.len(), h));
-                jobs(&[(g, f)], &part, h);
+                jobs(&[(g, f)], &part, h)?;
             }
         }
     }

@@ -552,3 +552,34 @@ fn a_stopped_bracket_keeps_the_part_bounds_it_refined() {
         assert!(exact.exact && u64::from(saved.bound) <= exact.lower_bound, "{saved:?} against {exact:?}");
     }
 }
+
+#[test]
+fn a_set_that_is_not_the_candidates_of_its_history_is_refused() {
+    // The pool keeps one guess per class of the permutations fixing the history, which is
+    // only right if they map the set onto itself.
+    let space = space(GameSpec::mastermind(4, 6));
+    let code = |c: [u8; 4]| space.index(&Code::from_colours(&c).unwrap()).unwrap();
+    let search = || OptimalSearch::new(&space, OptimalConfig::new(Objective::Average));
+    let all = space.all_indices();
+    let refused = |set: &[_], history: &[_]| {
+        matches!(search().run_part(set, history), Err(OptimalError::NotCandidates))
+            && matches!(search().part_lower_bound(set, history), Err(OptimalError::NotCandidates))
+    };
+    // At the root: every code but one.
+    assert!(refused(&all[1..], &[]));
+    // After one guess: a part less one code that the guess's group moves onto another.
+    let first = code([0, 0, 1, 1]);
+    let (_, part) = space.split(first, &all).into_iter().find(|(_, p)| p.contains(&code([0, 0, 2, 2]))).unwrap();
+    let less: Vec<_> = part.iter().copied().filter(|&c| c != code([0, 0, 3, 3])).collect();
+    assert!(refused(&less, &[first]));
+    assert!(search().part_lower_bound(&part, &[first]).is_ok());
+    // Deeper, only the colours never played count: 5 and 6 here.
+    let history = [code([0, 1, 2, 3]), code([0, 1, 0, 1]), code([2, 3, 2, 3])];
+    assert!(refused(&[code([0, 0, 4, 4]), code([0, 1, 4, 5])], &history));
+    assert!(refused(&[code([0, 0, 4, 4]), code([0, 0, 5, 5]), code([0, 1, 4, 5])], &history));
+    assert!(search()
+        .run_part(&[code([0, 0, 4, 4]), code([0, 0, 5, 5]), code([0, 1, 4, 5]), code([0, 1, 5, 4])], &history)
+        .is_ok());
+    // A colour absent from the set is no constraint: 6 may go unmatched.
+    assert!(search().run_part(&[code([0, 0, 4, 4]), code([0, 1, 4, 0])], &history).is_ok());
+}

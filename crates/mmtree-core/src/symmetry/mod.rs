@@ -134,9 +134,32 @@ impl Symmetry {
     /// No permutation but the identity, every colour counted as played: for candidate sets
     /// whose history is unknown (only colours absent from the candidates are relabelled).
     pub fn trivial(game: &Game) -> Symmetry {
+        Symmetry::of_colours(game, all_colours(game.k()))
+    }
+
+    /// No permutation of positions, only those of the colours outside `played`: the group a
+    /// deep search keeps, where the position permutations that fix a long history are too
+    /// few to be worth listing.
+    ///
+    /// ```
+    /// use mmtree_core::{Alphabet, Game, GameSpec, Symmetry};
+    /// let game = Game::new(GameSpec::mastermind(4, 6))?;
+    /// let abc = Alphabet::default();
+    /// let group = Symmetry::of_colours(&game, 0b11); // colours 1 and 2 played
+    /// assert_eq!(group.position_permutations(), 1);
+    /// assert!(group.is_representative(&abc.parse(&game, "1213")?, 0, false));
+    /// assert!(!group.is_representative(&abc.parse(&game, "1214")?, 0, false)); // 4 -> 3
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn of_colours(game: &Game, played: u64) -> Symmetry {
+        let played = played & all_colours(game.k());
         let mut identity = Element::IDENTITY;
-        identity.pi = std::array::from_fn(|c| c as u8);
-        Symmetry { n: game.n(), k: game.k(), used: all_colours(game.k()), elements: vec![identity], root: false }
+        for c in 0..game.k() {
+            if played & 1 << c != 0 {
+                identity.pi[c as usize] = c;
+            }
+        }
+        Symmetry { n: game.n(), k: game.k(), used: played, elements: vec![identity], root: false }
     }
 
     /// The subgroup that also fixes `guess`.

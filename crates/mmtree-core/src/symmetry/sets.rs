@@ -60,6 +60,76 @@ impl Symmetry {
     }
 }
 
+impl Symmetry {
+    /// Whether every permutation of the group maps `set` onto itself, as it maps the
+    /// candidates any feedbacks leave after the guesses it fixes: a search that keeps one
+    /// guess per class of the group is right only on such sets.
+    ///
+    /// ```
+    /// use mmtree_core::{Alphabet, CodeSpace, Game, GameSpec, MemoryLimit, Symmetry};
+    /// let space = CodeSpace::new(Game::new(GameSpec::mastermind(4, 6))?, MemoryLimit(1 << 30))?;
+    /// let abc = Alphabet::default();
+    /// let code = |s: &str| space.index(&abc.parse(space.game(), s).unwrap()).unwrap();
+    /// let after = Symmetry::root(space.game()).after(&space.code(code("1122")));
+    /// // The candidates left by 1122 with the feedback 1133 gets (2 blacks) ...
+    /// let parts = space.split(code("1122"), &space.all_indices());
+    /// let (_, left) = parts.into_iter().find(|(_, part)| part.contains(&code("1133"))).unwrap();
+    /// assert!(after.fixes(&space, &left));
+    /// // ... but not all of them but 1144.
+    /// let some: Vec<_> = left.iter().copied().filter(|&c| c != code("1144")).collect();
+    /// assert!(!after.fixes(&space, &some));
+    /// # Ok::<(), mmtree_core::GameError>(())
+    /// ```
+    pub fn fixes(&self, space: &CodeSpace, set: &[CodeIndex]) -> bool {
+        let mut member = vec![false; space.len()];
+        for &c in set {
+            member[c.get()] = true;
+        }
+        let codes: Vec<Code> = set.iter().map(|&x| space.code(x)).collect();
+        let kept = |image: &dyn Fn(&Code) -> Code| {
+            codes.iter().all(|x| space.index(&image(x)).is_some_and(|y| member[y.get()]))
+        };
+        // The listed permutations, colours never played left in place; at the root of a game
+        // with too many positions to list, the swaps of neighbouring positions generate them.
+        let listed = self.elements.iter().all(|e| {
+            let map = ColourMap::of(e);
+            kept(&|x| map.apply(e, x))
+        });
+        let swaps = !self.root
+            || self.elements.len() > 1
+            || (0..usize::from(self.n).saturating_sub(1)).all(|p| {
+                kept(&|x| {
+                    let mut y = x.pegs().to_vec();
+                    y.swap(p, p + 1);
+                    Code::from_colours(&y).expect("an image of a code")
+                })
+            });
+        // With the swaps of neighbouring colours never played, every permutation of them.
+        let free = super::all_colours(self.k) & !self.used;
+        let colours: Vec<u8> = (0..self.k).filter(|&c| free & 1 << c != 0).collect();
+        let recoloured = colours.windows(2).all(|pair| {
+            let (a, b) = (pair[0], pair[1]);
+            kept(&|x| {
+                let y: Vec<u8> = x
+                    .pegs()
+                    .iter()
+                    .map(|&c| {
+                        if c == a {
+                            b
+                        } else if c == b {
+                            a
+                        } else {
+                            c
+                        }
+                    })
+                    .collect();
+                Code::from_colours(&y).expect("an image of a code")
+            })
+        });
+        listed && swaps && recoloured
+    }
+}
+
 /// An image of `set` under the game's whole group (every permutation of positions and of
 /// colours), picked by invariants, so that the images of one set often give the same one.
 ///

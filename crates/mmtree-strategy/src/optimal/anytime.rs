@@ -195,7 +195,9 @@ impl OptimalSearch<'_> {
     /// within the depth limit of the configuration. Costs count from the next guess on. If a
     /// node or time limit stops it, the best subtree found and a proven lower bound (see the
     /// module documentation), as for [`Self::run_anytime`]; a stopped search under a depth
-    /// limit is still [`OptimalError::Stopped`].
+    /// limit is still [`OptimalError::Stopped`]. A set that no feedbacks to `history` leave
+    /// is refused with [`OptimalError::NotCandidates`] when the guesses searched on it could
+    /// miss the best one.
     ///
     /// For a first guess `g`, the optimum of the game with `g` played first is the number of
     /// codes plus the sum of this over `g`'s non-winning parts with `history = [g]`.
@@ -246,6 +248,7 @@ impl OptimalSearch<'_> {
         known: u64,
         known_upper: Option<u64>,
     ) -> Result<PartBracket, OptimalError> {
+        self.check_candidates(set, history)?;
         self.deadline.get_or_init(|| self.config.time_limit.map(|limit| Instant::now() + limit));
         let depth = self.config.max_depth.unwrap_or(UNLIMITED);
         let no_strategy = OptimalError::NoStrategy { max_depth: depth };
@@ -291,11 +294,23 @@ impl OptimalSearch<'_> {
     /// space.build_table(1 << 20);
     /// let search = OptimalSearch::new(&space, OptimalConfig::new(Objective::Average));
     /// let all = space.all_indices();
-    /// assert!(search.part_lower_bound(&all, &[]) <= 206); // the optimum of [3,4]
+    /// assert!(search.part_lower_bound(&all, &[]).unwrap() <= 206); // the optimum of [3,4]
+    /// // Not the candidates of any history: 111 and 222 would be alike.
+    /// assert!(search.part_lower_bound(&all[..2], &[]).is_err());
     /// # Ok::<(), mmtree_core::GameError>(())
     /// ```
-    pub fn part_lower_bound(&self, set: &[CodeIndex], history: &[CodeIndex]) -> u64 {
-        self.scanned_lower(set, history)
+    pub fn part_lower_bound(&self, set: &[CodeIndex], history: &[CodeIndex]) -> Result<u64, OptimalError> {
+        self.check_candidates(set, history)?;
+        Ok(self.scanned_lower(set, history))
+    }
+
+    /// [`OptimalError::NotCandidates`] unless `set` may be searched after `history`.
+    fn check_candidates(&self, set: &[CodeIndex], history: &[CodeIndex]) -> Result<(), OptimalError> {
+        if self.pool_fits(set, history) {
+            Ok(())
+        } else {
+            Err(OptimalError::NotCandidates)
+        }
     }
 
     /// The guesses that may be optimal on `set` after the guesses `history`, given a cost

@@ -232,7 +232,7 @@ impl OptimalSearch<'_> {
         } else {
             let absent = self.absent(set);
             let all = (1u64 << space.game().k()) - 1;
-            let played = history.iter().flat_map(|&h| space.code(h).pegs().to_vec()).fold(0u64, |m, c| m | 1 << c);
+            let played = self.played(history);
             // As `Symmetry::free_colours`, without listing the history's group.
             (PoolKey::Colours([absent, all & !played & !absent]), absent)
         };
@@ -280,6 +280,21 @@ impl OptimalSearch<'_> {
         pool
     }
 
+    /// Whether `set` is mapped onto itself by the permutations whose classes [`Self::pool`]
+    /// keeps one guess of, as the candidates left after `history` are: on any other set the
+    /// pool may lack the best guess.
+    pub(super) fn pool_fits(&self, set: &[CodeIndex], history: &[CodeIndex]) -> bool {
+        let space = self.space;
+        let group = if history.len() <= SYMMETRY_DEPTH || self.config.pool == Pool::Candidates {
+            self.symmetry(history)
+        } else {
+            let played = self.played(history);
+            // Colours absent from the set are interchangeable whatever the set.
+            Symmetry::of_colours(space.game(), played | self.absent(set))
+        };
+        group.fixes(space, set)
+    }
+
     /// The group fixing every guess of `history`, from the kept group after its first guess:
     /// listing the root's position permutations again for every pool cost [6,4]'s search 0.62 G
     /// instructions (one thread, callgrind: 26.66 -> 26.04 G).
@@ -295,6 +310,11 @@ impl OptimalSearch<'_> {
                 .or_insert_with(|| Arc::new(Symmetry::of_history(space.game(), &[space.code(first)]))),
         );
         rest.iter().fold((*after_first).clone(), |s, &g| s.after(&space.code(g)))
+    }
+
+    /// The colours of the guesses of `history`.
+    fn played(&self, history: &[CodeIndex]) -> u64 {
+        history.iter().flat_map(|&h| self.space.code(h).pegs().to_vec()).fold(0u64, |m, c| m | 1 << c)
     }
 
     /// The colours no code of `set` contains.

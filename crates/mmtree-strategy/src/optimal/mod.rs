@@ -175,6 +175,11 @@ pub enum OptimalError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A set searched after a history that it is not the candidates of: some permutation
+    /// that fixes the guesses played moves it, so one guess per class of them may miss the
+    /// best.
+    #[error("the set is not the candidates of its history: a permutation fixing the guesses played moves it")]
+    NotCandidates,
 }
 
 /// Counters of one search.
