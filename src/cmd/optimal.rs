@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use mmtree_io::{read_bytes, refuse_same_file, Format, OutputPath};
+use mmtree_io::{refuse_same_file, Format, OutputPath};
 use mmtree_strategy::{Bracket, Checkpoint, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
 use mmtree_sweep::SolveReport;
 
@@ -70,10 +70,7 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let search = OptimalSearch::new(&space, config).with_stop_flag(&INTERRUPTED).with_progress(&progress);
     if let Some(path) = &args.checkpoint {
         if path.exists() {
-            // JSON takes at least as many bytes as the entries it decodes to.
-            let bytes = read_bytes(path, game.limit.0, "a checkpoint within the memory limit")?;
-            let checkpoint: Checkpoint = serde_json::from_slice(&bytes)
-                .map_err(|e| crate::UsageError(format!("checkpoint {} is not valid: {e}", path.display())))?;
+            let checkpoint = super::files::read_checkpoint(path, game.limit.0)?;
             search.resume(&checkpoint).map_err(|e| crate::UsageError(format!("checkpoint {}: {e}", path.display())))?;
         }
     }

@@ -19,7 +19,7 @@ use anyhow::{bail, Result};
 use serde::Serialize;
 
 use mmtree_core::{StrategyTree, Subtree};
-use mmtree_io::{read_bytes, Cell, Format, PartBounds, PartFile, PartHeader, Table};
+use mmtree_io::{Cell, Format, PartBounds, PartFile, PartHeader, Table};
 use mmtree_strategy::{
     Checkpoint, CheckpointBound, CheckpointEntry, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool,
 };
@@ -106,12 +106,7 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
     // What the shard's searches proved so far, to save after each part.
     let mut saved: Option<Checkpoint> = None;
     let mut resumed = match &args.checkpoint {
-        Some(file) if file.is_file() => {
-            let bytes = read_bytes(file, open.limit.0, "a checkpoint within the memory limit")?;
-            let checkpoint: Checkpoint = serde_json::from_slice(&bytes)
-                .map_err(|e| UsageError(format!("checkpoint {} is not valid: {e}", file.display())))?;
-            Some(checkpoint)
-        }
+        Some(file) if file.is_file() => Some(super::files::read_checkpoint(file, open.limit.0)?),
         _ => None,
     };
     let bar = crate::progress::bar(secrets, "secrets", quiet);

@@ -145,6 +145,28 @@ impl Input {
         Ok(bytes)
     }
 
+    /// The rest of the input as a buffered reader that stops after `limit` bytes, refused at
+    /// once if the file is larger (`what` names the kind of file in the message): for files
+    /// decoded as they are read, whose bytes would double what a large one costs in memory.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// let path = std::env::temp_dir().join(format!("mmtree-doc-reader-{}", std::process::id()));
+    /// std::fs::write(&path, b"0123456789")?;
+    /// let mut text = String::new();
+    /// mmtree_io::Input::open(&path)?.into_reader(10, "a test file")?.read_to_string(&mut text)?;
+    /// assert_eq!(text, "0123456789");
+    /// assert!(mmtree_io::Input::open(&path)?.into_reader(9, "a test file").is_err());
+    /// # std::fs::remove_file(&path)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn into_reader(self, limit: u64, what: &str) -> Result<impl std::io::BufRead, InputError> {
+        if self.size.is_some_and(|size| size > limit) {
+            return Err(InputError::TooLarge { path: self.path, limit, what: what.to_string() });
+        }
+        Ok(std::io::BufReader::with_capacity(1 << 20, self.reader.take(limit)))
+    }
+
     /// Reads everything left, refusing more than `limit` bytes in all (`what` names the kind
     /// of file in the message).
     pub fn read_all(mut self, limit: u64, what: &str) -> Result<Vec<u8>, InputError> {
