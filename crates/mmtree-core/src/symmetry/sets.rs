@@ -58,9 +58,7 @@ impl Symmetry {
         }
         best.unwrap_or_default()
     }
-}
 
-impl Symmetry {
     /// Whether every permutation of the group maps `set` onto itself, as it maps the
     /// candidates any feedbacks leave after the guesses it fixes: a search that keeps one
     /// guess per class of the group is right only on such sets.
@@ -85,48 +83,28 @@ impl Symmetry {
         for &c in set {
             member[c.get()] = true;
         }
-        let codes: Vec<Code> = set.iter().map(|&x| space.code(x)).collect();
-        let kept = |image: &dyn Fn(&Code) -> Code| {
-            codes.iter().all(|x| space.index(&image(x)).is_some_and(|y| member[y.get()]))
-        };
-        // The listed permutations, colours never played left in place; at the root of a game
-        // with too many positions to list, the swaps of neighbouring positions generate them.
-        let listed = self.elements.iter().all(|e| {
-            let map = ColourMap::of(e);
-            kept(&|x| map.apply(e, x))
-        });
-        let swaps = !self.root
-            || self.elements.len() > 1
-            || (0..usize::from(self.n).saturating_sub(1)).all(|p| {
-                kept(&|x| {
-                    let mut y = x.pegs().to_vec();
-                    y.swap(p, p + 1);
-                    Code::from_colours(&y).expect("an image of a code")
-                })
-            });
-        // With the swaps of neighbouring colours never played, every permutation of them.
+        // Generators: the listed permutations, colours never played left in place; at the
+        // root of a game with too many positions to list, the swaps of neighbouring
+        // positions; and the swaps of neighbouring colours never played.
+        let mut generators: Vec<(Element, ColourMap)> = self.elements.iter().map(|e| (*e, ColourMap::of(e))).collect();
+        if self.root && self.elements.len() == 1 {
+            for p in 1..usize::from(self.n) {
+                let mut e = Element::IDENTITY;
+                e.sigma.swap(p - 1, p);
+                e.inverse.swap(p - 1, p);
+                generators.push((e, ColourMap::of(&e)));
+            }
+        }
         let free = super::all_colours(self.k) & !self.used;
         let colours: Vec<u8> = (0..self.k).filter(|&c| free & 1 << c != 0).collect();
-        let recoloured = colours.windows(2).all(|pair| {
-            let (a, b) = (pair[0], pair[1]);
-            kept(&|x| {
-                let y: Vec<u8> = x
-                    .pegs()
-                    .iter()
-                    .map(|&c| {
-                        if c == a {
-                            b
-                        } else if c == b {
-                            a
-                        } else {
-                            c
-                        }
-                    })
-                    .collect();
-                Code::from_colours(&y).expect("an image of a code")
-            })
-        });
-        listed && swaps && recoloured
+        for pair in colours.windows(2) {
+            let mut map = ColourMap::of(&Element::IDENTITY);
+            map.0.swap(usize::from(pair[0]), usize::from(pair[1]));
+            generators.push((Element::IDENTITY, map));
+        }
+        generators.iter().all(|(e, map)| {
+            set.iter().all(|&x| space.index(&map.apply(e, &space.code(x))).is_some_and(|y| member[y.get()]))
+        })
     }
 }
 
