@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use mmtree_io::{refuse_same_file, Format, OutputPath};
-use mmtree_strategy::{Bracket, Checkpoint, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
+use mmtree_io::{refuse_same_file, Format};
+use mmtree_strategy::{Bracket, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
 use mmtree_sweep::SolveReport;
 
 use crate::cli::{ObjectiveArg, OptimalArgs, PoolArg};
@@ -70,8 +70,7 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let search = OptimalSearch::new(&space, config).with_stop_flag(&INTERRUPTED).with_progress(&progress);
     if let Some(path) = &args.checkpoint {
         if path.exists() {
-            let checkpoint = super::files::read_checkpoint(path, game.limit.0)?;
-            search.resume(&checkpoint).map_err(|e| crate::UsageError(format!("checkpoint {}: {e}", path.display())))?;
+            super::files::resume(&search, path, game.limit.0)?;
         }
     }
     let start = Instant::now();
@@ -80,7 +79,7 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     bar.finish_and_clear();
     let elapsed = start.elapsed();
     if let Some(checkpoint) = &checkpoint {
-        save_checkpoint(&search.checkpoint(), checkpoint, out)?;
+        super::files::save_checkpoint(&search, checkpoint, out)?;
     }
     if args.verbose {
         let s = search.stats();
@@ -159,8 +158,4 @@ struct OptimalReport {
     lower_bound: u64,
     upper_bound: u64,
     exact: bool,
-}
-
-fn save_checkpoint(checkpoint: &Checkpoint, path: &OutputPath, out: &mut dyn Write) -> Result<()> {
-    Ok(path.write_with(out, &mut |w| serde_json::to_writer(w, checkpoint).map_err(Into::into))?)
 }

@@ -8,8 +8,6 @@
 //! bounds are proven, so a rerun with a shorter limit never loses what an earlier one proved).
 //! Ctrl-C or SIGTERM leave no output (finished subtrees go to `--checkpoint`).
 
-use std::cmp::Reverse;
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,9 +18,7 @@ use serde::Serialize;
 
 use mmtree_core::{StrategyTree, Subtree};
 use mmtree_io::{Cell, Format, PartBounds, PartFile, PartHeader, Table};
-use mmtree_strategy::{
-    Checkpoint, CheckpointBound, CheckpointEntry, Objective, OptimalConfig, OptimalError, OptimalSearch, Pool,
-};
+use mmtree_strategy::{Objective, OptimalConfig, OptimalError, OptimalSearch, Pool};
 use mmtree_verify::SubtreeChecker;
 
 use super::optimal_plan::{OpenOptimalPlan, OPTIMAL_KIND};
@@ -103,12 +99,6 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
         time_limit: args.time_limit.map(Duration::from_secs_f64),
         table_memory,
     };
-    // What the shard's searches proved so far, to save after each part.
-    let mut saved: Option<Checkpoint> = None;
-    let mut resumed = match &args.checkpoint {
-        Some(file) if file.is_file() => Some(super::files::read_checkpoint(file, open.limit.0)?),
-        _ => None,
-    };
     let bar = crate::progress::bar(secrets, "secrets", quiet);
     let mut subtrees: Vec<(u32, Subtree)> = Vec::with_capacity(ids.len());
     let mut bounds = Vec::with_capacity(ids.len());
@@ -126,23 +116,16 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
             UsageError(format!("'{}': job {i} ({}) is not a part of the game", plan_path.display(), job.path))
         })?;
         let search = OptimalSearch::new(&open.space, config).with_stop_flag(&INTERRUPTED);
-        if let Some(checkpoint) = &resumed {
-            search.resume(checkpoint).map_err(|e| UsageError(format!("checkpoint: {e}")))?;
-        }
-        if k + 1 == ids.len() {
-            resumed = None; // in the table now; the file's copy is not needed again
+        // Each part resumes from what the shard's parts before it saved, which includes
+        // what the file held when the job started.
+        if let Some(file) = args.checkpoint.as_deref().filter(|f| f.is_file()) {
+            super::files::resume(&search, file, open.limit.0)?;
         }
         // What the plan and an earlier run proved: the search's budgets rise from there.
         let known = before.map_or(0, |(b, _)| b.lower).max(job.lower_bound.unwrap_or(0));
         let result = search.run_part_between(&set, &guesses, known, before.map(|(b, _)| b.upper));
         if let Some(file) = &checkpoint {
-            let now = search.checkpoint();
-            let merged = match saved.take() {
-                None => now,
-                Some(earlier) => merge_checkpoints(earlier, now),
-            };
-            file.write_with(&mut std::io::sink(), &mut |w| serde_json::to_writer(w, &merged).map_err(Into::into))?;
-            saved = Some(merged);
+            super::files::save_checkpoint(&search, file, &mut std::io::sink())?;
         }
         if INTERRUPTED.load(Ordering::SeqCst) {
             bail!("interrupted; no output written");
@@ -257,31 +240,4 @@ fn print(report: &JobReport, format: Format, out: &mut dyn Write) -> Result<()> 
         }
     }
     Ok(())
-}
-
-/// The union of two checkpoints of one game and pool (`later` written after `earlier`): every
-/// finished subtree, and each unfinished set's highest bound unless the set is finished. Sets
-/// are moved, not copied, and kept in the order a search writes them.
-fn merge_checkpoints(earlier: Checkpoint, later: Checkpoint) -> Checkpoint {
-    type Key = (Reverse<usize>, Vec<u32>, u8);
-    let Checkpoint { game, pool, entries: later_entries, bounds: later_bounds } = later;
-    let mut entries: BTreeMap<Key, (u32, u32)> = BTreeMap::new();
-    for e in earlier.entries.into_iter().chain(later_entries) {
-        entries.insert((Reverse(e.set.len()), e.set, e.depth), (e.cost, e.guess));
-    }
-    let mut bounds: BTreeMap<Key, u32> = BTreeMap::new();
-    for b in earlier.bounds.into_iter().chain(later_bounds) {
-        let bound = bounds.entry((Reverse(b.set.len()), b.set, b.depth)).or_default();
-        *bound = (*bound).max(b.bound);
-    }
-    bounds.retain(|key, _| !entries.contains_key(key));
-    Checkpoint {
-        game,
-        pool,
-        entries: entries
-            .into_iter()
-            .map(|((_, set, depth), (cost, guess))| CheckpointEntry { depth, cost, guess, set })
-            .collect(),
-        bounds: bounds.into_iter().map(|((_, set, depth), bound)| CheckpointBound { depth, bound, set }).collect(),
-    }
 }

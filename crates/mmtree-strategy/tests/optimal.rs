@@ -281,6 +281,54 @@ fn resuming_from_a_checkpoint_gives_the_same_optimum() {
     ));
 }
 
+#[test]
+fn a_checkpoint_written_in_place_is_the_copy_and_resumes_as_it_is_read() {
+    let space = space(GameSpec::mastermind(4, 6));
+    let mut config = OptimalConfig::new(Objective::Average);
+    config.node_limit = Some(700);
+    let first = OptimalSearch::new(&space, config);
+    assert!(matches!(first.run(), Err(OptimalError::Stopped { .. })));
+    let copied = first.checkpoint();
+    assert!(!copied.entries.is_empty() && !copied.bounds.is_empty());
+    let mut written = Vec::new();
+    first.write_checkpoint(&mut written).unwrap();
+    assert_eq!(written, serde_json::to_vec(&copied).unwrap());
+    let fresh = || OptimalSearch::new(&space, OptimalConfig::new(Objective::Average));
+    let streamed = fresh();
+    streamed.resume_json(&written[..]).unwrap();
+    assert_eq!(streamed.checkpoint(), copied);
+    assert_eq!(streamed.run().unwrap().stats().total, 5625);
+    // Fields in any order (a JSON value sorts them: bounds first, game last) read the same.
+    let value: serde_json::Value = serde_json::from_slice(&written).unwrap();
+    let sorted = fresh();
+    sorted.resume_json(&serde_json::to_vec(&value).unwrap()[..]).unwrap();
+    assert_eq!(sorted.checkpoint(), copied);
+    // Not a checkpoint, or a wrong one: refused, and the search keeps nothing of it.
+    let mut no_entries = value.clone();
+    no_entries.as_object_mut().unwrap().remove("entries");
+    let mut cheaper = value.clone();
+    cheaper["entries"][0]["cost"] = serde_json::json!(copied.entries[0].cost - 1);
+    let mut bound_above = value.clone();
+    let set = copied.entries.iter().find(|e| e.set.len() >= 12).expect("an entry of 12 codes or more");
+    let above = serde_json::json!({"depth": set.depth, "bound": set.cost + 1, "set": set.set});
+    bound_above["bounds"].as_array_mut().unwrap().insert(0, above);
+    let other = serde_json::to_vec(&OptimalSearch::new(&space_of_other_game(), config).checkpoint()).unwrap();
+    let refused = |bytes: &[u8]| {
+        let search = fresh();
+        let result = search.resume_json(bytes);
+        assert_eq!(search.stats().table_entries, 0, "{result:?}");
+        result
+    };
+    assert!(matches!(refused(b"{not json"), Err(OptimalError::NotACheckpoint(_))));
+    assert!(matches!(refused(&serde_json::to_vec(&no_entries).unwrap()), Err(OptimalError::NotACheckpoint(_))));
+    assert!(matches!(refused(&other), Err(OptimalError::CheckpointMismatch { .. })));
+    assert!(matches!(
+        refused(&serde_json::to_vec(&cheaper).unwrap()),
+        Err(OptimalError::CheckpointCorrupt { entry: 0, .. })
+    ));
+    assert!(matches!(refused(&serde_json::to_vec(&bound_above).unwrap()), Err(OptimalError::CheckpointCorrupt { .. })));
+}
+
 fn space_of_other_game() -> CodeSpace {
     space(GameSpec::mastermind(3, 3))
 }

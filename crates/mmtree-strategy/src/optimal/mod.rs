@@ -175,6 +175,9 @@ pub enum OptimalError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A file that is not a checkpoint (not JSON, or not of a checkpoint's shape).
+    #[error("not a checkpoint: {0}")]
+    NotACheckpoint(String),
     /// A set searched after a history that it is not the candidates of: some permutation
     /// that fixes the guesses played moves it, so one guess per class of them may miss the
     /// best.

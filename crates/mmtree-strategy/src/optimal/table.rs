@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use hashbrown::HashTable;
 use mmtree_core::CodeIndex;
@@ -71,10 +71,18 @@ pub(super) type HashedMap<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
 
 /// One entry: a set (its code indices, [`Width`] bytes each), its depth limit and what is
 /// known of it.
-struct Slot<V> {
+pub(super) struct Slot<V> {
     set: Box<[u8]>,
-    value: V,
-    depth: u8,
+    pub(super) value: V,
+    pub(super) depth: u8,
+}
+
+impl<V> Slot<V> {
+    /// Names the entry while it is stored: the address of its set, which moving the entry
+    /// within the hash table does not change.
+    pub(super) fn id(&self) -> usize {
+        self.set.as_ptr() as usize
+    }
 }
 
 /// Bytes per code index in a stored set: two when the game has at most 65,536 codes (every
@@ -98,7 +106,7 @@ impl Width {
         packed.into_boxed_slice()
     }
 
-    fn codes(self, stored: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    fn codes(self, stored: &[u8]) -> impl Iterator<Item = u32> + Clone + '_ {
         stored.chunks_exact(self.0).map(|b| match *b {
             [lo, hi] => u32::from(u16::from_le_bytes([lo, hi])),
             [a, b, c, d] => u32::from_le_bytes([a, b, c, d]),
@@ -202,31 +210,36 @@ impl<V: Copy> SetTable<V> {
 
     /// Sets the value to `update(old)` unless that is `None`.
     pub(super) fn update(&self, set: &[CodeIndex], depth: u8, update: impl FnOnce(Option<V>) -> Option<V>) {
+        self.update_new(set, depth, update);
+    }
+
+    /// [`Self::update`], returning the entry's [`Slot::id`] if its value was set.
+    pub(super) fn update_new(&self, set: &[CodeIndex], depth: u8, update: impl FnOnce(Option<V>) -> Option<V>) -> Option<usize> {
         let hash = set_hash(set, depth);
         let width = self.width;
-        let added = {
+        let (added, id) = {
             let mut shard = lock(self.shard(hash));
             if let Some(slot) = shard.find_mut(hash, |s| s.depth == depth && width.same_set(&s.set, set)) {
-                if let Some(v) = update(Some(slot.value)) {
-                    slot.value = v;
-                }
-                return;
+                let v = update(Some(slot.value))?;
+                slot.value = v;
+                return Some(slot.id());
             }
-            let Some(value) = update(None) else { return };
+            let value = update(None)?;
             // Set under the shard's lock, before the entry can be found.
             let (word, bit) = self.filter_bit(hash);
             word.fetch_or(bit, Ordering::Relaxed);
             let before = table_bytes(&shard);
-            let set = width.pack(set);
-            let added = set_bytes(&set);
-            shard.insert_unique(hash, Slot { set, value, depth }, |s| width.hash(s));
-            added + table_bytes(&shard) - before
+            let slot = Slot { set: width.pack(set), value, depth };
+            let (added, id) = (set_bytes(&slot.set), slot.id());
+            shard.insert_unique(hash, slot, |s| width.hash(s));
+            (added + table_bytes(&shard) - before, id)
         };
         let bytes = self.bytes.fetch_add(added, Ordering::Relaxed) + added;
         if bytes > self.cap && !self.shrinking.swap(true, Ordering::Acquire) {
             self.shrink();
             self.shrinking.store(false, Ordering::Release);
         }
+        Some(id)
     }
 
     /// Forgets the smallest sets until the table takes at most three quarters of the cap.
@@ -282,15 +295,63 @@ impl<V: Copy> SetTable<V> {
         self.shards.iter().map(|s| lock(s).len()).sum()
     }
 
-    pub(super) fn for_each(&self, mut visit: impl FnMut(u8, &[u32], V)) {
-        let mut set = Vec::new();
-        for shard in &self.shards {
-            for s in lock(shard).iter() {
-                set.clear();
-                set.extend(self.width.codes(&s.set));
-                visit(s.depth, &set, s.value);
+    /// Every shard locked, to read the whole table in place: a checkpoint is written from
+    /// it without copying its sets, which run to gigabytes. Nothing else may use the table
+    /// meanwhile.
+    pub(super) fn locked(&self) -> Locked<'_, V> {
+        Locked { shards: self.shards.iter().map(lock).collect(), width: self.width }
+    }
+
+    /// Runs `load` with nothing forgotten, then forgets down to the cap: entries that prove
+    /// one another must all be in the table until they are proven.
+    pub(super) fn unforgetting<R>(&self, load: impl FnOnce() -> R) -> R {
+        let was_shrinking = self.shrinking.swap(true, Ordering::Acquire);
+        let result = load();
+        if !was_shrinking {
+            if self.bytes.load(Ordering::Relaxed) > self.cap {
+                self.shrink();
             }
+            self.shrinking.store(false, Ordering::Release);
         }
+        result
+    }
+
+    /// Forgets every entry (not counted as evictions).
+    pub(super) fn clear(&self) {
+        for shard in &self.shards {
+            lock(shard).clear();
+        }
+        self.bytes.store(0, Ordering::Relaxed);
+    }
+}
+
+/// The table with every shard locked (see [`SetTable::locked`]).
+pub(super) struct Locked<'t, V> {
+    shards: Vec<MutexGuard<'t, HashTable<Slot<V>>>>,
+    width: Width,
+}
+
+impl<V: Copy> Locked<'_, V> {
+    /// Every entry.
+    pub(super) fn iter(&self) -> impl Iterator<Item = &Slot<V>> {
+        self.shards.iter().flat_map(|shard| shard.iter())
+    }
+
+    /// The entry of a set, if stored.
+    pub(super) fn get(&self, set: &[CodeIndex], depth: u8) -> Option<&Slot<V>> {
+        let hash = set_hash(set, depth);
+        let shard = &self.shards[(hash >> 32) as usize & (SHARDS - 1)];
+        shard.find(hash, |s| s.depth == depth && self.width.same_set(&s.set, set))
+    }
+
+    /// The code indices of an entry's set, increasing.
+    pub(super) fn codes<'s>(&self, slot: &'s Slot<V>) -> impl Iterator<Item = u32> + Clone + 's {
+        self.width.codes(&slot.set)
+    }
+
+    /// Codes in an entry's set.
+    pub(super) fn len(&self, slot: &Slot<V>) -> usize {
+        self.width.len(&slot.set)
     }
 }
 
@@ -330,8 +391,9 @@ mod tests {
             // A set sharing the low 16 bits of another's codes is a different set.
             let aliased = [CodeIndex::from_index(0), CodeIndex::from_index(1), CodeIndex::from_index(top & 0xFFFF)];
             assert_eq!(table.get(&aliased, 3).is_some(), top <= 0xFFFF, "{codes} codes");
-            let mut seen = Vec::new();
-            table.for_each(|depth, set, v| seen.push((depth, set.to_vec(), v)));
+            let locked = table.locked();
+            let mut seen: Vec<(u8, Vec<u32>, u32)> =
+                locked.iter().map(|s| (s.depth, locked.codes(s).collect(), s.value)).collect();
             seen.sort_by_key(|e| e.2);
             let expected: Vec<_> =
                 sets.iter().enumerate().map(|(i, s)| (3, s.iter().map(|c| c.index()).collect(), i as u32)).collect();
