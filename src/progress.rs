@@ -12,3 +12,16 @@ pub fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
     );
     bar
 }
+
+/// A bar counting the bytes of a file of `len` bytes as it is read (a spinner counting them
+/// when `len` is `None`, e.g. a file being written); hidden as [`bar`] is.
+pub fn bytes(len: Option<u64>, what: &str, quiet: bool) -> ProgressBar {
+    let target = if quiet { ProgressDrawTarget::hidden() } else { ProgressDrawTarget::stderr() };
+    let bar = ProgressBar::with_draw_target(len, target);
+    let template = match len {
+        Some(_) => format!("{{elapsed_precise}} [{{bar:24}}] {{bytes}}/{{total_bytes}} {what}"),
+        None => format!("{{elapsed_precise}} {{spinner}} {{bytes}} {what} ({{bytes_per_sec}})"),
+    };
+    bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar
+}

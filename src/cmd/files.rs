@@ -14,13 +14,31 @@ pub fn check_output(path: Option<&Path>, role: &str) -> Result<Option<OutputPath
 /// Resumes `search` from the checkpoint at `path`, each entry stored in its table as it is
 /// read: decoded whole first, a checkpoint of gigabytes took as much memory again beside the
 /// table. JSON takes at least as many bytes as the entries it holds, so `limit` (the memory
-/// limit) bounds the file.
-pub fn resume(search: &OptimalSearch, path: &Path, limit: u64) -> anyhow::Result<()> {
-    let reader = Input::open(path)?.into_reader(limit, "a checkpoint within the memory limit")?;
-    search.resume_json(reader).map_err(|e| crate::UsageError(format!("checkpoint {}: {e}", path.display())).into())
+/// limit) bounds the file. Reading one of gigabytes takes minutes, hence the bar.
+pub fn resume(search: &OptimalSearch, path: &Path, limit: u64, quiet: bool) -> anyhow::Result<()> {
+    let input = Input::open(path)?;
+    let bar = crate::progress::bytes(input.size(), "checkpoint read, then proven", quiet);
+    // The bar counts whole buffers, not the decoder's single bytes.
+    let reader =
+        std::io::BufReader::new(bar.wrap_read(input.into_reader(limit, "a checkpoint within the memory limit")?));
+    let resumed = search.resume_json(reader);
+    bar.finish_and_clear();
+    resumed.map_err(|e| crate::UsageError(format!("checkpoint {}: {e}", path.display())).into())
 }
 
 /// Writes `search`'s checkpoint to `path` (atomically), from its table in place.
-pub fn save_checkpoint(search: &OptimalSearch, path: &OutputPath, out: &mut dyn std::io::Write) -> anyhow::Result<()> {
-    Ok(path.write_with(out, &mut |w| search.write_checkpoint(w).map_err(Into::into))?)
+pub fn save_checkpoint(
+    search: &OptimalSearch,
+    path: &OutputPath,
+    out: &mut dyn std::io::Write,
+    quiet: bool,
+) -> anyhow::Result<()> {
+    let bar = crate::progress::bytes(None, "of checkpoint written", quiet);
+    let written = path.write_with(out, &mut |w| {
+        let mut counted = std::io::BufWriter::new(bar.wrap_write(w));
+        search.write_checkpoint(&mut counted)?;
+        std::io::Write::flush(&mut counted)
+    });
+    bar.finish_and_clear();
+    Ok(written?)
 }

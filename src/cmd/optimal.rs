@@ -70,7 +70,7 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let search = OptimalSearch::new(&space, config).with_stop_flag(&INTERRUPTED).with_progress(&progress);
     if let Some(path) = &args.checkpoint {
         if path.exists() {
-            super::files::resume(&search, path, game.limit.0)?;
+            super::files::resume(&search, path, game.limit.0, quiet)?;
         }
     }
     let start = Instant::now();
@@ -79,7 +79,7 @@ pub fn run(args: &OptimalArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     bar.finish_and_clear();
     let elapsed = start.elapsed();
     if let Some(checkpoint) = &checkpoint {
-        super::files::save_checkpoint(&search, checkpoint, out)?;
+        super::files::save_checkpoint(&search, checkpoint, out, quiet)?;
     }
     if args.verbose {
         let s = search.stats();

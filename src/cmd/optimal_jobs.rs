@@ -119,13 +119,13 @@ pub fn run(args: &OptimalArgs, plan_path: &Path, quiet: bool, out: &mut dyn Writ
         // Each part resumes from what the shard's parts before it saved, which includes
         // what the file held when the job started.
         if let Some(file) = args.checkpoint.as_deref().filter(|f| f.is_file()) {
-            super::files::resume(&search, file, open.limit.0)?;
+            bar.suspend(|| super::files::resume(&search, file, open.limit.0, quiet))?;
         }
         // What the plan and an earlier run proved: the search's budgets rise from there.
         let known = before.map_or(0, |(b, _)| b.lower).max(job.lower_bound.unwrap_or(0));
         let result = search.run_part_between(&set, &guesses, known, before.map(|(b, _)| b.upper));
         if let Some(file) = &checkpoint {
-            super::files::save_checkpoint(&search, file, &mut std::io::sink())?;
+            bar.suspend(|| super::files::save_checkpoint(&search, file, &mut std::io::sink(), quiet))?;
         }
         if INTERRUPTED.load(Ordering::SeqCst) {
             bail!("interrupted; no output written");

@@ -214,7 +214,12 @@ impl<V: Copy> SetTable<V> {
     }
 
     /// [`Self::update`], returning the entry's [`Slot::id`] if its value was set.
-    pub(super) fn update_new(&self, set: &[CodeIndex], depth: u8, update: impl FnOnce(Option<V>) -> Option<V>) -> Option<usize> {
+    pub(super) fn update_new(
+        &self,
+        set: &[CodeIndex],
+        depth: u8,
+        update: impl FnOnce(Option<V>) -> Option<V>,
+    ) -> Option<usize> {
         let hash = set_hash(set, depth);
         let width = self.width;
         let (added, id) = {
