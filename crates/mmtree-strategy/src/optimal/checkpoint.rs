@@ -454,7 +454,7 @@ impl Loader<'_, '_> {
         // A set twice in the file is proven once, as first given; a bound given for it before
         // must not be above its cost.
         let mut above = None;
-        let stored = search.table.update_new(&set, e.depth, |old| match old {
+        let stored = search.table.update(&set, e.depth, |old| match old {
             None => Some(value),
             Some(Entry::Lower(bound)) if bound <= e.cost => Some(value),
             Some(Entry::Lower(bound)) => {

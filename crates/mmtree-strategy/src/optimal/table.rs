@@ -208,13 +208,9 @@ impl<V: Copy> SetTable<V> {
         shard.find(hash, |s| s.depth == depth && self.width.same_set(&s.set, set)).map(|s| s.value)
     }
 
-    /// Sets the value to `update(old)` unless that is `None`.
-    pub(super) fn update(&self, set: &[CodeIndex], depth: u8, update: impl FnOnce(Option<V>) -> Option<V>) {
-        self.update_new(set, depth, update);
-    }
-
-    /// [`Self::update`], returning the entry's [`Slot::id`] if its value was set.
-    pub(super) fn update_new(
+    /// Sets the value to `update(old)` unless that is `None`; returns the entry's
+    /// [`Slot::id`] if its value was set.
+    pub(super) fn update(
         &self,
         set: &[CodeIndex],
         depth: u8,
