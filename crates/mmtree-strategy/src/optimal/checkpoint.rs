@@ -235,9 +235,6 @@ impl OptimalSearch<'_> {
                 refused: None,
             };
             read(&mut loader)?;
-            if !loader.header {
-                return Err(OptimalError::NotACheckpoint("no `game` and `pool`".to_string()));
-            }
             let Loader { mut ids, .. } = loader;
             ids.sort_unstable();
             let locked = self.table.locked();
