@@ -7,7 +7,8 @@
 # ORDER=bound (first-guess classes by increasing plan bound, parts smallest first: the order
 # that raises the lower bound of a run cut short, scripts/optimal-order.py; default: the plan's
 # order, largest parts first) and, with it, ABOVE=U (leave out the classes whose plan bound is
-# at least U, the total of a tree one already has).
+# at least U, the total of a tree one already has), or ORDER=open (a rerun: only the open
+# jobs the last join listed in DIR/join.json, in its order, lowest classes first).
 # Jobs whose part file already holds their parts exactly are kept on a rerun, so a rerun (with
 # a larger LIMIT, or a newer mmtree) only searches the parts still bracketed, and each keeps the
 # better of its old and new bounds.
@@ -19,7 +20,8 @@ jobs=${JOBS:-2}
 limit=${LIMIT:+--time-limit $LIMIT}
 case ${ORDER:-plan} in
   plan | bound) ;;
-  *) echo "ORDER=$ORDER: plan or bound" >&2; exit 2 ;;
+  open) [ -f "$dir/join.json" ] || { echo "ORDER=open: no $dir/join.json (run without it first)" >&2; exit 2; } ;;
+  *) echo "ORDER=$ORDER: plan, bound or open" >&2; exit 2 ;;
 esac
 order_script=$(realpath "$(dirname "$0")/optimal-order.py")
 mkdir -p "$dir"
@@ -29,6 +31,8 @@ shards=100000
 "$mmtree" -q plan "$@" --optimal --split-depth 1 --shards $shards -o plan.json > /dev/null
 if [ "${ORDER:-plan}" = bound ]; then
   shards_to_run() { python3 "$order_script" plan.json ${ABOVE:+--above "$ABOVE"}; }
+elif [ "${ORDER:-plan}" = open ]; then
+  shards_to_run() { python3 -c 'import json; [print(s) for s in dict.fromkeys(o["shard"] for o in json.load(open("join.json"))["open"])]'; }
 else
   shards_to_run() { grep -o '"shard": *[0-9]*' plan.json | grep -o '[0-9]*$' | sort -n | uniq; }
 fi

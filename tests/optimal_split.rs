@@ -225,6 +225,22 @@ fn node_limits_give_brackets_and_partial_joins_name_missing_jobs() {
     assert!(lower < upper && report["exact"] == false, "a node limit of 3 proves nothing: {report}");
     let verified = json(&ok(&["verify", s(&whole), "--format", "json"]));
     assert_eq!(verified["total"], upper);
+    // The open jobs are bracketed (lower below upper) and in classes below the upper bound;
+    // rerunning their shards alone, with no limit, closes the bracket at the optimum.
+    let open = report["open"].as_array().expect("open jobs");
+    assert!(!open.is_empty(), "{report}");
+    for o in open {
+        assert!(o["lower_bound"].as_u64() < o["upper_bound"].as_u64(), "{o}");
+        assert!(o["class_lower_bound"].as_u64().unwrap() < upper, "{o}");
+    }
+    let mut rerun: Vec<u32> = open.iter().map(|o| o["shard"].as_u64().unwrap() as u32).collect();
+    rerun.sort_unstable();
+    rerun.dedup();
+    assert!(rerun.len() < 4, "some shards are exact at 3 nodes: {rerun:?}");
+    run_shards(&dir, &plan, &rerun, 4, &[]);
+    let closed = json(&ok(&join_args(&plan, &parts, &whole)));
+    assert_eq!((closed["lower_bound"].as_u64(), closed["upper_bound"].as_u64()), (Some(5625), Some(5625)));
+    assert_eq!(closed["open"].as_array().map(Vec::len), Some(0), "{closed}");
 
     // Shard 2 missing: named, with the plan's lower bound counted for each of its jobs.
     let plan_json: serde_json::Value = serde_json::from_slice(&std::fs::read(&plan).unwrap()).unwrap();
@@ -350,7 +366,7 @@ fn bad_input_is_refused_naming_the_file() {
 /// `scripts/optimal-exact.sh`, the README's recipe for the optima it lists, end to end on
 /// [3,4] (206, the optimum other programs publish): plan, every job on GNU parallel, join and
 /// verify; a rerun keeps the exact parts and gives the same result; `ORDER=bound ABOVE=U`
-/// leaves out the classes that cannot be optimal.
+/// leaves out the classes that cannot be optimal; `ORDER=open` reruns only the open jobs.
 #[test]
 fn the_exact_optimum_script_runs_end_to_end() {
     if !Command::new("parallel").arg("--version").output().is_ok_and(|o| o.status.success()) {
@@ -362,12 +378,12 @@ fn the_exact_optimum_script_runs_end_to_end() {
     }
     let root = scratch("script");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/optimal-exact.sh");
-    // Runs the script on [3,4] in `dir` and returns its join and verify reports.
-    let run = |dir: &Path, env: &[(&str, &str)]| {
+    // Runs the script on a game in `dir` and returns its join and verify reports.
+    let run = |dir: &Path, game: [&str; 4], env: &[(&str, &str)]| {
         let out = Command::new("bash")
             .arg(&script)
             .arg(dir)
-            .args(["-n", "3", "-k", "4"])
+            .args(game)
             .env("MMTREE", env!("CARGO_BIN_EXE_mmtree"))
             .envs(env.iter().copied())
             .output()
@@ -379,7 +395,7 @@ fn the_exact_optimum_script_runs_end_to_end() {
         (read("join.json"), read("verify.json"))
     };
     for _ in 0..2 {
-        let (join, verify) = run(&root.join("3-4"), &[]);
+        let (join, verify) = run(&root.join("3-4"), ["-n", "3", "-k", "4"], &[]);
         assert_eq!(join["lower_bound"], 206);
         assert_eq!(join["upper_bound"], 206);
         assert_eq!(join["exact"], true);
@@ -387,13 +403,26 @@ fn the_exact_optimum_script_runs_end_to_end() {
     }
     // Classes by increasing plan bound, those at 207 or more left out (111's and 123's): the
     // join still proves 206, counting the classes left out at their plan bounds.
-    let (join, verify) = run(&root.join("3-4-bound"), &[("ORDER", "bound"), ("ABOVE", "207")]);
+    let (join, verify) = run(&root.join("3-4-bound"), ["-n", "3", "-k", "4"], &[("ORDER", "bound"), ("ABOVE", "207")]);
     assert_eq!((join["lower_bound"].as_u64(), join["upper_bound"].as_u64()), (Some(206), Some(206)));
     assert_eq!(join["exact"], true);
     assert_eq!(verify["total"], 206);
     let missing = join["missing"].as_array().expect("missing jobs");
     assert!(!missing.is_empty());
     assert!(missing.iter().all(|m| !m["path"].as_str().expect("path").starts_with("112 ")), "{missing:?}");
+
+    // [4,4] cut short (each job stops after its first node) leaves open jobs; `ORDER=open`
+    // reruns those alone and reaches the one-process optimum.
+    let dir = root.join("4-4");
+    let game = ["-n", "4", "-k", "4"];
+    let (join, _) = run(&dir, game, &[("LIMIT", "0.0001")]);
+    let open = join["open"].as_array().expect("open jobs").len();
+    assert!(open > 0 && join["exact"] == false, "{join}");
+    let (join, verify) = run(&dir, game, &[("ORDER", "open")]);
+    let optimum = json(&ok(&["-q", "optimal", "-n", "4", "-k", "4", "--format", "json"]))["total"].clone();
+    assert_eq!((&join["lower_bound"], &join["upper_bound"], &verify["total"]), (&optimum, &optimum, &optimum));
+    let joblog = std::fs::read_to_string(dir.join("joblog.txt")).expect("joblog");
+    assert_eq!(joblog.lines().count(), 1 + open, "a header and the open jobs: {joblog}");
 }
 
 /// The runs kept in `data/runs` (plans and part files of open games, jobs stopped by time

@@ -32,6 +32,21 @@ struct Missing {
     lower_bound: u64,
 }
 
+/// A job whose part is there but only bracketed, in a first guess class whose lower bound
+/// is below the best upper bound: the jobs to rerun (longer, or resumed from a checkpoint)
+/// to narrow the bracket. Its JSON keys are a contract.
+#[derive(Serialize)]
+struct Open {
+    shard: u32,
+    job: u32,
+    path: String,
+    candidates: u32,
+    lower_bound: u64,
+    upper_bound: u64,
+    /// The lower bound of the job's first guess class.
+    class_lower_bound: u64,
+}
+
 /// The bracket of one first guess class.
 #[derive(Serialize)]
 struct ClassBracket {
@@ -61,6 +76,9 @@ struct OptimalJoinReport {
     /// The tree file written, `None` when the best class lacks parts.
     output: Option<String>,
     missing: Vec<Missing>,
+    /// By increasing class lower bound (the order that raises the game's lower bound), then
+    /// fewest candidates.
+    open: Vec<Open>,
     classes: Vec<ClassBracket>,
 }
 
@@ -96,6 +114,7 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
     let (root, best) = values.position(&[], &all);
     let best = best.ok_or_else(|| UsageError(format!("'{}': no first guess", args.plan.display())))?;
     let classes = values.classes(&all);
+    let open_jobs = values.open(&classes, root.upper);
     let mut report = OptimalJoinReport {
         game: open.game.to_string(),
         objective: if plan.part_depth.is_some() { "worst" } else { "average" },
@@ -107,6 +126,7 @@ pub fn run(args: &JoinArgs, quiet: bool, out: &mut dyn Write) -> Result<()> {
         max: None,
         output: None,
         missing,
+        open: open_jobs,
         classes,
     };
     if root.upper.is_some() {
@@ -223,6 +243,32 @@ impl<'a> Values<'a> {
             .collect()
     }
 
+    /// The jobs of [`Open`], given the classes and the best upper bound (`None`: every
+    /// class may still be best).
+    fn open(&self, classes: &[ClassBracket], best_upper: Option<u64>) -> Vec<Open> {
+        let plan = &self.open.plan;
+        let firsts: Vec<u32> =
+            (0..plan.top.len()).filter(|&t| plan.top[t].history.is_empty()).map(|t| plan.top[t].guess).collect();
+        let mut open: Vec<Open> = (plan.subtrees.iter().enumerate())
+            .filter_map(|(i, job)| {
+                let bounds = self.results[i].filter(|b| !b.exact)?;
+                let class = firsts.iter().position(|&g| g == job.history[0].0)?;
+                let class_lower_bound = classes[class].lower_bound;
+                best_upper.is_none_or(|u| class_lower_bound < u).then(|| Open {
+                    shard: job.shard,
+                    job: i as u32,
+                    path: job.path.clone(),
+                    candidates: job.candidates,
+                    lower_bound: bounds.lower,
+                    upper_bound: bounds.upper.unwrap_or(bounds.lower),
+                    class_lower_bound,
+                })
+            })
+            .collect();
+        open.sort_by_key(|o| (o.class_lower_bound, o.candidates, o.job));
+        open
+    }
+
     /// The tree of the position after `history`: the job's subtree, or the chosen guess and
     /// the trees of its parts (every part below it is there: its upper bound is known).
     fn build(&self, history: &[(u32, u8)], set: Vec<CodeIndex>, jobs: &mut [Option<(Subtree, PartBounds)>]) -> Subtree {
@@ -277,6 +323,20 @@ fn print(report: &OptimalJoinReport, format: Format, out: &mut dyn Write) -> Res
     )?;
     for m in &report.missing {
         writeln!(out, "missing: shard {} job {} ({}, {} codes)", m.shard, m.job, m.path, m.candidates)?;
+    }
+    for o in &report.open {
+        let (path, codes, lower, upper) = (&o.path, o.candidates, o.lower_bound, o.upper_bound);
+        writeln!(out, "open: shard {} job {} ({path}, {codes} codes, {lower} to {upper})", o.shard, o.job)?;
+    }
+    if !report.open.is_empty() {
+        let mut shards: Vec<u32> = Vec::new();
+        for o in &report.open {
+            if !shards.contains(&o.shard) {
+                shards.push(o.shard);
+            }
+        }
+        let list: Vec<String> = shards.iter().map(u32::to_string).collect();
+        writeln!(out, "To narrow the bracket, rerun shards {} (in this order).", list.join(","))?;
     }
     Ok(())
 }
