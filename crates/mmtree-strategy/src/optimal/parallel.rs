@@ -31,10 +31,17 @@ impl OptimalSearch<'_> {
         if let Some(c) = self.evaluate(set, (bound, guess), budget, child_depth, most, history)? {
             best.store(pack(c, 0), Ordering::Relaxed);
         }
+        // The guesses are in increasing bound and the best only falls, so those from the first
+        // bound at the best on are cut now, not each by a task of its own (lists run to
+        // thousands of guesses: [6,4], one thread, 1.29 -> 1.08 s).
+        debug_assert!(guesses.windows(2).all(|w| w[0].0 <= w[1].0), "BUG: guesses out of bound order");
+        let reach = (best.load(Ordering::Relaxed) >> 32) as u32;
+        let end = guesses.partition_point(|&(bound, _)| bound < reach).max(1);
+        self.cutoffs.fetch_add((guesses.len() - end) as u64, Ordering::Relaxed);
         // One task per guess: rayon's adaptive splitting leaves runs of several guesses to one
         // thread, and a run holding two of the few costly refutations serialises them
         // ([4,9], 2 threads: 26.5 -> 21.1 s with both iterators split to single items).
-        guesses.par_iter().enumerate().skip(1).with_max_len(1).try_for_each(|(i, &(bound, guess))| {
+        guesses[..end].par_iter().enumerate().skip(1).with_max_len(1).try_for_each(|(i, &(bound, guess))| {
             let current = best.load(Ordering::Relaxed);
             let (cost, pos) = ((current >> 32) as u32, current as u32);
             // An earlier guess may tie the best; a later one must beat it.
