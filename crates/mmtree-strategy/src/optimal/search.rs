@@ -34,8 +34,9 @@ pub(super) enum Prep {
 /// lower bound.
 pub(super) struct Expansion {
     guesses: Option<Order>,
-    /// The set's `known` bound (see [`OptimalSearch::prepare`]), for a scan still to come.
-    known: u32,
+    /// The set's `known` bound (see [`OptimalSearch::prepare`]), for a scan still to come
+    /// (`None`: not computed yet).
+    known: Option<u32>,
     pub(super) node_bound: u32,
     /// The most non-winning feedbacks a guess gives on the set, from its scan (`None` before
     /// it, or if not counted): every subset takes the perfect-tree bounds with that many
@@ -164,12 +165,23 @@ impl OptimalSearch<'_> {
             self.hits.fetch_add(1, Ordering::Relaxed);
             return Ok(Prep::Done(None));
         }
+        // A caller's `small` is sharpened by the branching of the set this one is a part of:
+        // it bounds the set, but differs with the way the set was reached, so `known` waits
+        // for the set's own bound, taken when the pool is scanned. (With it, the shortcut's
+        // guess depended on which context scanned a set first, and so on the threads: Bulls
+        // and Cows gave one tree on one thread and another on two.)
+        let mut own = true;
         match small.map_or_else(|| self.bounds.small_set(self.space, self.config.pool, set, depth), Small::Lower) {
             Small::Exact(cost, _) => return Ok(found(cost)),
+            Small::Lower(lb) if small.is_some() => {
+                node_bound = node_bound.max(lb);
+                own = false;
+            }
             Small::Lower(lb) => known = known.max(lb),
             Small::Unknown => {}
         }
         node_bound = node_bound.max(known);
+        let known = own.then_some(known);
         if node_bound >= budget {
             self.store(set, depth, Entry::Lower(node_bound));
             return Ok(Prep::Done(None));
@@ -215,7 +227,8 @@ impl OptimalSearch<'_> {
         let nodes = self.nodes.fetch_add(1, Ordering::Relaxed) + 1;
         self.check_stop(nodes)?;
         let child_depth = if depth == UNLIMITED { UNLIMITED } else { depth - 1 };
-        match self.ordered_guesses(set, budget, x.known, child_depth, history) {
+        let known = x.known.unwrap_or_else(|| self.own_known(set, depth));
+        match self.ordered_guesses(set, budget, known, child_depth, history) {
             Scanned::Shortcut(cost, guess) => {
                 self.store_with_class(set, &x.class, depth, Entry::Exact(cost, guess));
                 Ok(Prep::Solved(cost, guess))
@@ -232,6 +245,16 @@ impl OptimalSearch<'_> {
                 x.guesses = Some(guesses);
                 Ok(Prep::Expand(x))
             }
+        }
+    }
+
+    /// The bound a shortcut must meet: the set's admissible bound and what its own candidates
+    /// prove, a function of the set and depth alone.
+    fn own_known(&self, set: &[CodeIndex], depth: u8) -> u32 {
+        let known = self.bounds.set_bound(set, depth);
+        match self.bounds.small_set(self.space, self.config.pool, set, depth) {
+            Small::Exact(cost, _) | Small::Lower(cost) => known.max(cost),
+            Small::Unknown => known,
         }
     }
 
