@@ -412,10 +412,12 @@ impl OptimalSearch<'_> {
         let (fewer, _) = self.bounds.with_branching(set.len(), most);
         let mut codes = Vec::new();
         let starts = self.space.split_flat(guess, set, &mut codes);
-        let mut parts: Vec<&[CodeIndex]> = (0..self.space.scheme().len())
-            .filter(|&f| f != win && starts[f + 1] > starts[f])
-            .map(|f| &codes[starts[f]..starts[f + 1]])
-            .collect();
+        // Sized once: collected from a filter, the list grew two or three times per guess.
+        let feedbacks = self.space.scheme().len();
+        let mut parts: Vec<&[CodeIndex]> = Vec::with_capacity(feedbacks);
+        parts.extend(
+            (0..feedbacks).filter(|&f| f != win && starts[f + 1] > starts[f]).map(|f| &codes[starts[f]..starts[f + 1]]),
+        );
         parts.sort_by_key(|p| p.len());
         let cut = || {
             self.cutoffs.fetch_add(1, Ordering::Relaxed);
