@@ -6,7 +6,7 @@
 //! | path | when | how |
 //! |---|---|---|
 //! | feedback masks | only which feedbacks occur is wanted | table rows streamed, OR-ed per guess |
-//! | table rows | full tables of many guesses wanted, and a feedback table | the candidates' rows streamed into 128 guesses' tables |
+//! | table rows | full tables of many guesses wanted, and a feedback table | the candidates' rows streamed into 32 guesses' byte counters (at most 16 feedbacks, AVX2), else into 128 guesses' tables |
 //! | pairwise | at most 128 candidates, guesses laid out in a [`CodePool`] (or a list, laid out in batches) | 32 guesses per instruction, parts read off equal feedbacks |
 //! | one by one | a few candidates (at most two per feedback), or very many | each guess counted with a running cut-off (table row, transposed columns, packed scorer, or candidates in blocks) |
 //! | histograms | otherwise | 32 guesses' tables counted at once |
@@ -17,6 +17,8 @@
 //! of the guesses are folded on rayon's threads and merged in order.
 
 mod blocks;
+#[cfg(target_arch = "x86_64")]
+mod counters;
 mod partition;
 mod rows;
 mod single;

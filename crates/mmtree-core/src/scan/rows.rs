@@ -26,6 +26,16 @@ fn rows<'s>(scan: &Scan<'s>) -> Vec<&'s [u8]> {
 pub(super) fn tables<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool {
     let f = scan.space.scheme().len();
     let rows = rows(scan);
+    #[cfg(target_arch = "x86_64")]
+    {
+        if f <= super::counters::MAX_FEEDBACKS
+            && scan.space.len() >= super::counters::LANES
+            && std::arch::is_x86_feature_detected!("avx2")
+        {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            return unsafe { super::counters::tables_avx2(scan, &rows, range, fold) };
+        }
+    }
     let contiguous = scan.guesses.contiguous();
     let mut counts = vec![0u32; ROWS_BLOCK * f];
     let mut start = range.start;
