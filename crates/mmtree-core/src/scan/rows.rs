@@ -110,6 +110,7 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
         });
     }
     let rows = rows(scan);
+    let narrow = space.scheme().len() <= 16;
     let mut masks = [0u32; MASK_BLOCK];
     let mut run = |position: usize, guesses: &[CodeIndex], masks: &[u32]| {
         fold.visit_masks(&MaskRun { position, guesses, masks, space, candidates })
@@ -127,7 +128,7 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
             let len = MASK_BLOCK.min(end - code);
             let masks = &mut masks[..len];
             masks.fill(0);
-            or_rows(&rows, code, masks);
+            or_rows(&rows, code, masks, narrow);
             // The list's guesses in this block, their masks gathered by offset.
             let first = next;
             while let Some(&g) = list.get(next).filter(|g| g.get() < code + len) {
@@ -147,7 +148,7 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
         masks.fill(0);
         let guesses = scan.guesses.slice(start..start + len);
         match scan.guesses.contiguous() {
-            Some(first) => or_rows(&rows, first + start, masks),
+            Some(first) => or_rows(&rows, first + start, masks, narrow),
             None => gather_rows(&rows, &guesses, masks),
         }
         if !run(start, &guesses, masks) {
@@ -182,16 +183,24 @@ fn gather_rows(rows: &[&[u8]], guesses: &[CodeIndex], masks: &mut [u32]) {
 }
 
 /// `masks[j] |= 1 << row[start + j]` for every row: the hot loop of small sets, vectorised
-/// with AVX2's variable shifts where the processor has them.
-fn or_rows(rows: &[&[u8]], start: usize, masks: &mut [u32]) {
+/// with AVX2's byte shuffles (`narrow`: at most 16 feedbacks) or variable shifts where the
+/// processor has them.
+fn or_rows(rows: &[&[u8]], start: usize, masks: &mut [u32], narrow: bool) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor supports AVX2 (checked just above).
-            unsafe { or_rows_avx2(rows, start, masks) };
+            unsafe {
+                if narrow {
+                    or_rows_bytes_avx2(rows, start, masks);
+                } else {
+                    or_rows_avx2(rows, start, masks);
+                }
+            }
             return;
         }
     }
+    let _ = narrow;
     or_rows_plain(rows, start, masks);
 }
 
@@ -199,6 +208,46 @@ fn or_rows(rows: &[&[u8]], start: usize, masks: &mut [u32]) {
 #[target_feature(enable = "avx2")]
 unsafe fn or_rows_avx2(rows: &[&[u8]], start: usize, masks: &mut [u32]) {
     or_rows_plain(rows, start, masks);
+}
+
+/// [`or_rows`] for at most 16 feedbacks: a feedback's bit is looked up by a byte shuffle in
+/// two halves (bits 0-7, 8-15), so one vector holds 32 guesses' half masks where a shift of
+/// 32-bit masks holds 8, and the masks of 32 guesses stay in two registers over all rows.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn or_rows_bytes_avx2(rows: &[&[u8]], start: usize, masks: &mut [u32]) {
+    use std::arch::x86_64::*;
+    const LANES: usize = 32;
+    let len = masks.len();
+    assert!(rows.iter().all(|row| row.len() >= start + len), "BUG: masks past the table's rows");
+    let low: [u8; 16] = std::array::from_fn(|f| if f < 8 { 1 << f } else { 0 });
+    let high: [u8; 16] = std::array::from_fn(|f| if f < 8 { 0 } else { 1 << (f - 8) });
+    // SAFETY: 16 bytes loaded from 16.
+    let [low, high] = [low, high].map(|t| unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(t.as_ptr().cast())) });
+    let mut at = 0;
+    while at + LANES <= len {
+        let (mut lo, mut hi) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+        for row in rows {
+            // SAFETY: `start + at + 32 <= start + len`, within the row (checked above).
+            let v = unsafe { _mm256_loadu_si256(row.as_ptr().add(start + at).cast()) };
+            lo = _mm256_or_si256(lo, _mm256_shuffle_epi8(low, v));
+            hi = _mm256_or_si256(hi, _mm256_shuffle_epi8(high, v));
+        }
+        let (mut los, mut his) = ([0u8; LANES], [0u8; LANES]);
+        // SAFETY: 32 bytes stored into 32, twice.
+        unsafe {
+            _mm256_storeu_si256(los.as_mut_ptr().cast(), lo);
+            _mm256_storeu_si256(his.as_mut_ptr().cast(), hi);
+        }
+        for ((mask, &lo), &hi) in masks[at..at + LANES].iter_mut().zip(&los).zip(&his) {
+            *mask |= u32::from(lo) | u32::from(hi) << 8;
+        }
+        at += LANES;
+    }
+    or_rows_plain(rows, start + at, &mut masks[at..]);
 }
 
 #[inline(always)]
