@@ -130,10 +130,11 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
             masks.fill(0);
             or_rows(&rows, code, masks, narrow);
             // The list's guesses in this block, their masks gathered by offset.
+            // Found by bisection, so that the gather loop has no exit test but its count.
             let first = next;
-            while let Some(&g) = list.get(next).filter(|g| g.get() < code + len) {
-                listed[next - first] = masks[g.get() - code];
-                next += 1;
+            next += list[first..].partition_point(|g| g.get() < code + len);
+            for (slot, g) in listed.iter_mut().zip(&list[first..next]) {
+                *slot = masks[g.get() - code];
             }
             if !run(range.start + first, &list[first..next], &listed[..next - first]) {
                 return false;
