@@ -16,6 +16,9 @@ use crate::code::CodeIndex;
 const ROWS_BLOCK: usize = 128;
 /// Guesses whose feedback masks are gathered together.
 const MASK_BLOCK: usize = 512;
+/// Increasing lists of guesses of games of at most 16 feedbacks get their masks from a pass
+/// over every code of their span when they hold more than this fraction of it (1 in ...).
+const DENSE_NARROW: usize = 12;
 
 /// The candidates' table rows.
 fn rows<'s>(scan: &Scan<'s>) -> Vec<&'s [u8]> {
@@ -115,7 +118,11 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
     let mut run = |position: usize, guesses: &[CodeIndex], masks: &[u32]| {
         fold.visit_masks(&MaskRun { position, guesses, masks, space, candidates })
     };
-    if let Some(list) = scan.guesses.increasing().map(|l| &l[range.clone()]).filter(|l| l.len() * 3 > space.len()) {
+    let dense = |l: &[CodeIndex]| match l {
+        [first, .., last] if narrow => l.len() * DENSE_NARROW > last.get() - first.get() + 1,
+        _ => l.len() * 3 > space.len(),
+    };
+    if let Some(list) = scan.guesses.increasing().map(|l| &l[range.clone()]).filter(|l| dense(l)) {
         // Many increasing guesses (a third of the codes or more): the vectorised pass over every
         // code between the first and the last, skipping the others, beats gathering their columns.
         debug_assert!(list.windows(2).all(|w| w[0] < w[1]), "BUG: guesses said increasing are not");
