@@ -43,7 +43,7 @@ pub(super) unsafe fn tables_avx2<F: Fold>(scan: &Scan, rows: &[&[u8]], range: Ra
     let mut totals: Totals = [[0; LANES]; MAX_FEEDBACKS];
     let mut gathered = Vec::new();
     let mut lanes = [0usize; LANES];
-    let mut counts = [0u32; MAX_FEEDBACKS];
+    let mut tables = [[0u32; MAX_FEEDBACKS]; LANES];
     let mut i = 0;
     while i < guesses.len() {
         // The window of 32 codes from this guess (or the last 32 codes).
@@ -73,12 +73,16 @@ pub(super) unsafe fn tables_avx2<F: Fold>(scan: &Scan, rows: &[&[u8]], range: Ra
             let from = gathered.as_ptr();
             unsafe { count(rows.len(), |r| from.add(r * LANES), f, &mut totals) };
         }
-        for (j, &lane) in lanes[..end - i].iter().enumerate() {
-            for (count, total) in counts[..f].iter_mut().zip(&totals) {
+        // All the block's tables are copied out before any is read: a table read right after
+        // its counts were stored one by one waited for the stores to forward.
+        for (table, &lane) in tables.iter_mut().zip(&lanes[..end - i]) {
+            for (count, total) in table[..f].iter_mut().zip(&totals) {
                 *count = total[lane];
             }
+        }
+        for (j, table) in tables[..end - i].iter().enumerate() {
             let (position, guess) = (range.start + i + j, guesses[i + j]);
-            let shape = Shape::Counts(&counts[..f]);
+            let shape = Shape::Counts(&table[..f]);
             if !fold.visit(&Partition { position, guess, shape, space, candidates }) {
                 return false;
             }
