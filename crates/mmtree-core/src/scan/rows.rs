@@ -16,8 +16,11 @@ use crate::code::CodeIndex;
 const ROWS_BLOCK: usize = 128;
 /// Guesses whose feedback masks are gathered together.
 const MASK_BLOCK: usize = 512;
-/// Increasing lists of guesses of games of at most 16 feedbacks get their masks from a pass
-/// over every code of their span when they hold more than this fraction of it (1 in ...).
+/// Most feedbacks whose mask bits a byte shuffle looks up (its table has 16 entries).
+const SHUFFLE_FEEDBACKS: usize = 16;
+/// Increasing lists of guesses of games of at most [`SHUFFLE_FEEDBACKS`] feedbacks get their
+/// masks from a pass over every code of their span when they hold more than this fraction of
+/// it (1 in ...).
 const DENSE_NARROW: usize = 12;
 
 /// The candidates' table rows.
@@ -113,7 +116,7 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
         });
     }
     let rows = rows(scan);
-    let narrow = space.scheme().len() <= 16;
+    let narrow = space.scheme().len() <= SHUFFLE_FEEDBACKS;
     let mut masks = [0u32; MASK_BLOCK];
     let mut run = |position: usize, guesses: &[CodeIndex], masks: &[u32]| {
         fold.visit_masks(&MaskRun { position, guesses, masks, space, candidates })
@@ -123,8 +126,9 @@ fn masks_plain<F: Fold>(scan: &Scan, range: Range<usize>, fold: &mut F) -> bool 
         _ => l.len() * 3 > space.len(),
     };
     if let Some(list) = scan.guesses.increasing().map(|l| &l[range.clone()]).filter(|l| dense(l)) {
-        // Many increasing guesses (a third of the codes or more): the vectorised pass over every
-        // code between the first and the last, skipping the others, beats gathering their columns.
+        // Many increasing guesses (a third of the codes or more; with the byte shuffles, 1 in 12
+        // codes of their span): the vectorised pass over every code between the first and the
+        // last, skipping the others, beats gathering their columns.
         debug_assert!(list.windows(2).all(|w| w[0] < w[1]), "BUG: guesses said increasing are not");
         let end = list[list.len() - 1].get() + 1;
         let mut listed = [0u32; MASK_BLOCK];
@@ -191,8 +195,8 @@ fn gather_rows(rows: &[&[u8]], guesses: &[CodeIndex], masks: &mut [u32]) {
 }
 
 /// `masks[j] |= 1 << row[start + j]` for every row: the hot loop of small sets, vectorised
-/// with AVX2's byte shuffles (`narrow`: at most 16 feedbacks) or variable shifts where the
-/// processor has them.
+/// with AVX2's byte shuffles (`narrow`: at most [`SHUFFLE_FEEDBACKS`] feedbacks) or variable
+/// shifts where the processor has them.
 fn or_rows(rows: &[&[u8]], start: usize, masks: &mut [u32], narrow: bool) {
     #[cfg(target_arch = "x86_64")]
     {
@@ -218,7 +222,7 @@ unsafe fn or_rows_avx2(rows: &[&[u8]], start: usize, masks: &mut [u32]) {
     or_rows_plain(rows, start, masks);
 }
 
-/// [`or_rows`] for at most 16 feedbacks: a feedback's bit is looked up by a byte shuffle in
+/// [`or_rows`] for at most [`SHUFFLE_FEEDBACKS`] feedbacks: a feedback's bit is looked up by a byte shuffle in
 /// two halves (bits 0-7, 8-15), so one vector holds 32 guesses' half masks where a shift of
 /// 32-bit masks holds 8, and the masks of 32 guesses stay in two registers over all rows.
 ///
