@@ -222,9 +222,10 @@ unsafe fn or_rows_avx2(rows: &[&[u8]], start: usize, masks: &mut [u32]) {
     or_rows_plain(rows, start, masks);
 }
 
-/// [`or_rows`] for at most [`SHUFFLE_FEEDBACKS`] feedbacks: a feedback's bit is looked up by a byte shuffle in
-/// two halves (bits 0-7, 8-15), so one vector holds 32 guesses' half masks where a shift of
-/// 32-bit masks holds 8, and the masks of 32 guesses stay in two registers over all rows.
+/// [`or_rows`] for at most [`SHUFFLE_FEEDBACKS`] feedbacks: a feedback's bit is looked up by a
+/// byte shuffle in two halves (bits 0-7, 8-15), so one vector holds 32 guesses' half masks
+/// where a shift of 32-bit masks holds 8, and the masks of 32 guesses stay in two registers
+/// over all rows.
 ///
 /// # Safety
 /// The CPU must support AVX2.
