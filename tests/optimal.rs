@@ -69,7 +69,7 @@ fn interrupted_search_resumes_from_its_checkpoint() {
     let dir = scratch("ckpt");
     let ckpt = dir.path().join("4x6.ckpt");
     let c = ckpt.to_str().unwrap();
-    let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "--stop-after-nodes", "700", "-q"]);
+    let out = mmtree(&["optimal", "-n", "4", "-k", "6", "--checkpoint", c, "--stop-after-nodes", "400", "-q"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("search stopped"));
     // Besides finished subtrees, the stopped search keeps what it proved of the others.

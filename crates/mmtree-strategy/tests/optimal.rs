@@ -264,7 +264,7 @@ fn mastermind_4_6_candidates_only_is_5660() {
 fn resuming_from_a_checkpoint_gives_the_same_optimum() {
     let space = space(GameSpec::mastermind(4, 6));
     let mut config = OptimalConfig::new(Objective::Average);
-    config.node_limit = Some(700);
+    config.node_limit = Some(400);
     let first = OptimalSearch::new(&space, config);
     assert!(matches!(first.run(), Err(OptimalError::Stopped { .. })));
     let checkpoint = first.checkpoint();
@@ -285,7 +285,7 @@ fn resuming_from_a_checkpoint_gives_the_same_optimum() {
 fn a_checkpoint_written_in_place_is_the_copy_and_resumes_as_it_is_read() {
     let space = space(GameSpec::mastermind(4, 6));
     let mut config = OptimalConfig::new(Objective::Average);
-    config.node_limit = Some(700);
+    config.node_limit = Some(400);
     let first = OptimalSearch::new(&space, config);
     assert!(matches!(first.run(), Err(OptimalError::Stopped { .. })));
     let copied = first.checkpoint();

@@ -572,7 +572,7 @@ impl OptimalSearch<'_> {
         }
         let small = match self.bounds.small_set(self.space, self.config.pool, part, UNLIMITED) {
             Small::Exact(cost, _) => return u64::from(cost),
-            Small::Lower(lb) => u64::from(lb),
+            Small::Lower(lb) | Small::Reached(lb) => u64::from(lb),
             Small::Unknown => 0,
         };
         let perfect = self.bounds.bound(part.len(), UNLIMITED);

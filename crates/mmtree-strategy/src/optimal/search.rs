@@ -121,7 +121,8 @@ impl OptimalSearch<'_> {
 
     /// Everything short of trying guesses: closed forms, the table, small sets, and the scan
     /// of the pool, whose least bound is a lower bound of the set. `small`: the set's
-    /// [`Small::Lower`] bound when the caller has already computed it; `by_class`: whether
+    /// [`Small::Lower`] or [`Small::Reached`] bound when the caller has already computed it
+    /// (a reached bound puts the scan off until the set is searched); `by_class`: whether
     /// the set's class may answer for it.
     pub(super) fn prepare(
         &self,
@@ -129,7 +130,7 @@ impl OptimalSearch<'_> {
         budget: u32,
         depth: u8,
         history: &[CodeIndex],
-        small: Option<u32>,
+        small: Option<Small>,
         by_class: bool,
     ) -> Result<Prep, Stopped> {
         let m = set.len();
@@ -171,13 +172,13 @@ impl OptimalSearch<'_> {
         // guess depended on which context scanned a set first, and so on the threads: Bulls
         // and Cows gave one tree on one thread and another on two.)
         let mut own = true;
-        match small.map_or_else(|| self.bounds.small_set(self.space, self.config.pool, set, depth), Small::Lower) {
+        match small.unwrap_or_else(|| self.bounds.small_set(self.space, self.config.pool, set, depth)) {
             Small::Exact(cost, _) => return Ok(found(cost)),
-            Small::Lower(lb) if small.is_some() => {
+            Small::Lower(lb) | Small::Reached(lb) if small.is_some() => {
                 node_bound = node_bound.max(lb);
                 own = false;
             }
-            Small::Lower(lb) => known = known.max(lb),
+            Small::Lower(lb) | Small::Reached(lb) => known = known.max(lb),
             Small::Unknown => {}
         }
         node_bound = node_bound.max(known);
@@ -211,7 +212,14 @@ impl OptimalSearch<'_> {
                 None => {}
             }
         }
-        self.scan(set, budget, depth, history, Expansion { guesses: None, known, node_bound, most: None, class })
+        let expansion = Expansion { guesses: None, known, node_bound, most: None, class };
+        if matches!(small, Some(Small::Reached(_))) {
+            // A candidate's one-step bound reaches the set's bound, so the scan would seldom
+            // raise it: it waits until the set is searched, which most parts of guesses
+            // never are (as for a class's bound above).
+            return Ok(Prep::Expand(expansion));
+        }
+        self.scan(set, budget, depth, history, expansion)
     }
 
     /// Scans the pool of a set about to be expanded: the expansion with its guesses, a
@@ -253,7 +261,7 @@ impl OptimalSearch<'_> {
     fn own_known(&self, set: &[CodeIndex], depth: u8) -> u32 {
         let known = self.bounds.set_bound(set, depth);
         match self.bounds.small_set(self.space, self.config.pool, set, depth) {
-            Small::Exact(cost, _) | Small::Lower(cost) => known.max(cost),
+            Small::Exact(cost, _) | Small::Lower(cost) | Small::Reached(cost) => known.max(cost),
             Small::Unknown => known,
         }
     }
@@ -460,8 +468,8 @@ impl OptimalSearch<'_> {
             let (cost, now_exact) = match self.bounds.small_part(self.space, self.config.pool, part, child_depth, most)
             {
                 Small::Exact(cost, _) => (cost, true),
-                Small::Lower(lb) => {
-                    *small = Some(lb);
+                bound @ (Small::Lower(lb) | Small::Reached(lb)) => {
+                    *small = Some(bound);
                     (lb.max(*part_bound), false)
                 }
                 Small::Unknown => continue,
