@@ -317,11 +317,15 @@ impl Bounds {
             counts.clear();
             counts.resize(m * f, 0);
             for (i, &a) in set.iter().enumerate() {
-                let mut j = i + 1;
+                // Rows as slices: indexed through the thread-local vector, every count
+                // reloaded its pointer and length.
+                let (own, later) = counts[i * f..].split_at_mut(f);
+                let mut rows = later.chunks_exact_mut(f);
                 space.for_each_feedback(a, &set[i + 1..], |fb| {
-                    counts[i * f + fb] += 1;
-                    counts[j * f + fb] += 1;
-                    j += 1;
+                    own[fb] += 1;
+                    if let Some(row) = rows.next() {
+                        row[fb] += 1;
+                    }
                 });
             }
             for (row, &guess) in counts.chunks_exact(f).zip(set) {
