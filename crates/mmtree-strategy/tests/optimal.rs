@@ -479,7 +479,7 @@ fn a_small_table_forgets_entries_but_not_the_optimum() {
 fn a_node_limit_gives_a_bracket_that_closes_with_more_nodes() {
     let space = space(GameSpec::mastermind(4, 6));
     let mut last_gap = u64::MAX;
-    for limit in [10, 300, 700] {
+    for limit in [10, 200, 450] {
         let mut config = OptimalConfig::new(Objective::Average);
         config.node_limit = Some(limit);
         let b = OptimalSearch::new(&space, config).run_anytime().unwrap();

@@ -23,8 +23,10 @@
 //! * `search`: **ordering and cut-offs.** Guesses are tried in increasing bound (candidates
 //!   first on ties), and the loop stops at the first whose bound reaches the best cost found.
 //!   A guess's parts are first bounded from the table, then each is scanned (raising its bound
-//!   to its one-step bound), and only then searched, smallest first, each with the budget
-//!   left; the guess is abandoned as soon as the running sum reaches the best. A guess whose
+//!   to its one-step bound), and only then searched, smallest first, each first within its
+//!   bound plus twice its even share of the room left (a cheap rise on several parts refutes
+//!   most guesses), then with all the budget left; the guess is abandoned as soon as the
+//!   running sum reaches the best. A guess whose
 //!   exact cost (parts of 1 or 2 codes) meets a bound that depends on the set alone ends the
 //!   scan. Guesses with the same partition (up to the names of the feedbacks) are tried once.
 //!   **Depth limits** are first decided by a plain depth-first feasibility search (parts

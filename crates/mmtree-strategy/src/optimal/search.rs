@@ -406,7 +406,8 @@ impl OptimalSearch<'_> {
     /// small parts from their own candidates), then each part is prepared (its pool
     /// scanned, which gives its one-step bound), and only then are parts searched, smallest
     /// first: a guess whose parts' bounds already reach the limit is abandoned before any
-    /// deep search.
+    /// deep search. Each part is searched first within its bound plus twice its even share
+    /// of the room left, and the parts that rose past it again with all the room.
     pub(super) fn evaluate(
         &self,
         set: &[CodeIndex],
@@ -530,9 +531,31 @@ impl OptimalSearch<'_> {
                 None => cut(),
             };
         }
+        // Each part is first searched within its bound plus twice its even share of the room
+        // left: a part that costs less is solved exactly, and one that costs more rises by that
+        // much at a fraction of the search that solves it. Most guesses tried are refuted, and
+        // they are refuted by these rises on several parts sooner than by solving each part in
+        // turn with all the room. Only the parts that rose are then searched with all the room
+        // left. One thread, nodes: [4,8] 50,611 -> 33,489, [6,4] 27,020 -> 21,098, [4,9]'s
+        // 1,820-code part after 1234 and (0,1) 92,080 -> 50,420; one share gave 41,116, 24,870
+        // and 67,743, three shares 42,828, 23,664 and 64,758.
+        let share = (u64::from(limit - running) * 2 / jobs.len().max(1) as u64).max(1);
+        let mut rose = Vec::new();
         for (part, part_bound, x) in jobs {
             let child_budget = limit - (running - part_bound);
-            match self.expand(part, child_budget, child_depth, &history, x)? {
+            let probe = (u64::from(part_bound) + share).min(u64::from(child_budget)) as u32;
+            match self.expand(part, probe, child_depth, &history, x)? {
+                Some(cost) => running = running - part_bound + cost,
+                None if probe == child_budget => return cut(),
+                None => {
+                    running = running - part_bound + probe;
+                    rose.push((part, probe));
+                }
+            }
+        }
+        for (part, part_bound) in rose {
+            let child_budget = limit - (running - part_bound);
+            match self.solve(part, child_budget, child_depth, &history)? {
                 Some(cost) => running = running - part_bound + cost,
                 None => return cut(),
             }
