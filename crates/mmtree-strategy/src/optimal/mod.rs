@@ -26,9 +26,9 @@
 //!   to its one-step bound), and only then searched, smallest first, each first within its
 //!   bound plus twice its even share of the room left (a cheap rise on several parts refutes
 //!   most guesses), then with all the budget left; the guess is abandoned as soon as the
-//!   running sum reaches the best. A guess whose
-//!   exact cost (parts of 1 or 2 codes) meets a bound that depends on the set alone ends the
-//!   scan. Guesses with the same partition (up to the names of the feedbacks) are tried once.
+//!   running sum reaches the best. A guess whose exact cost (parts of 1 or 2 codes) meets a
+//!   bound that depends on the set alone ends the scan. Guesses with the same partition (up
+//!   to the names of the feedbacks) are tried once.
 //!   **Depth limits** are first decided by a plain depth-first feasibility search (parts
 //!   largest first), which proves impossibility far sooner than minimising totals.
 //! * `table`: the **transposition table**, keyed by the candidate set and depth limit,
